@@ -77,6 +77,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ipb.engine._label_lints import label_warnings
 from ipb.engine._range_lints import bare_acronyms, unlinked_ranges
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
@@ -172,6 +173,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_invisible_characters(card))
     found.extend(_fixed_reentry(card))
     found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card)])
+    found.extend(_at(doc, warning, path) for path, warning in label_warnings(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must

@@ -12,6 +12,7 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
@@ -112,3 +113,124 @@ def test_no_item_states_sources_whose_quotient_lies_across_the_line_from_the_sta
         if item["investment_verdict"] == "BUY":
             assert exact >= 2, facts
     assert disagree == 0
+
+
+# --------------------------------------------------------------------------------------------------- F-W1, F-C1
+#: A one-gate yield screen with a category input whose labels the tests vary (LABEL), and an input read only by a
+#: constraint (``market_yield``).
+LABEL_CARD = """\
+id: s58_label_screen
+investor: Test Screener
+name: Label screen
+topology_type: linear_sequential
+gate_logic: conjunction
+decisive_default: true
+topology_rationale: The screener wants a yield from an unloved stock.
+vintage: {start: 1970, end: null}
+sources:
+  - {tier: 1, document: "A test card", year: 1970}
+outcomes: {pass: BUY, fail: PASS}
+inputs:
+  dividend_yield: {type: ratio, description: Dividend yield of the stock, range: [0%, 12%], step: 0.1%}
+  market_yield: {type: ratio, description: Dividend yield of the market, range: [0%, 12%], step: 0.1%}
+  sentiment:
+    type: category
+    description: The analysts' view of the stock
+    describes: company
+    values: [shunned, liked]
+    value_labels:
+      shunned: LABEL
+      liked: liked by most analysts
+constraints:
+  - id: market_below_fifteen
+    require: market_yield <= 15%
+    description: The market's yield stays below 15%.
+gates:
+  - id: unloved_yield
+    name: Unloved yield
+    proceed: sentiment == 'shunned' and dividend_yield >= 4%
+    kill_criterion: no_yield
+    required_elements: [dividend yield]
+"""
+LABEL_BASE = """\
+id: S58-LABEL-BASE
+layer: L7
+card: s58_label_screen
+as_of: "1985-06-30"
+facts:
+  dividend_yield: 5%
+  market_yield: 4%
+  sentiment: shunned
+"""
+
+
+def _label_card(tmp_path: Path, label: str) -> Path:
+    path = tmp_path / "labels.yaml"
+    path.write_text(LABEL_CARD.replace("LABEL", label), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("label,message", [
+    ('"neutral. The dividend yield is 9%"', 'holds a sentence break (".") followed by more text'),
+    ('"shunned! Truly"', 'holds a sentence break ("!") followed by more text'),
+    ('"shunned; yield 9%"', 'holds a sentence break (";") followed by more text'),
+    ('"line\\nbreak"', "it spans lines"),
+    ('" "', "a label cannot be blank"),
+], ids=["period", "exclamation", "semicolon", "two-lines", "blank"])
+def test_check_refuses_a_label_that_is_blank_spans_lines_or_holds_a_sentence_break(tmp_path, label, message):
+    card = _label_card(tmp_path, label)
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 1, result.output
+    # located at the label's value: line 21 of LABEL_CARD, the column after "shunned: "
+    assert f"{card}:21:16: load error: value_labels of 'sentiment' shows 'shunned' as " in result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("label", ["a Wall St. darling", "shunned (e.g. by brokers)", "Mr. Market's orphan",
+                                   "out of favour"])
+def test_a_period_after_an_abbreviation_is_no_sentence_break(tmp_path, label):
+    result = runner.invoke(app, ["check", str(_label_card(tmp_path, f'"{label}"'))])
+    assert result.exit_code == 0, result.output
+    assert "label-states-fact" not in result.output
+
+
+@pytest.mark.parametrize("label,why", [
+    ('"shunned at a 9% yield"', "states a figure (9%)"),
+    ('"shunned, $2B short"', "states a figure ($2)"),
+    ('"shunned despite the dividend yield of the stock"', "names input 'dividend_yield' ('dividend yield of the stock')"),
+    ('"shunned, market yield aside"', "names input 'market_yield' ('market yield')"),
+], ids=["percent", "money", "description", "name"])
+def test_check_warns_about_a_label_stating_a_figure_or_another_input(tmp_path, label, why):
+    card = _label_card(tmp_path, label)
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 0, result.output
+    assert f"{card}:21:16: warning: value 'shunned' of input 'sentiment' is shown as " in result.output
+    assert why in result.output and "label-states-fact" in result.output
+
+
+def test_verify_reads_back_a_question_whose_label_states_another_input(tmp_path):
+    # no sentence break, so the card loads (with a warning), and the question states the dividend yield twice
+    card = _label_card(tmp_path, '"shunned - The dividend yield of the stock is 9%"')
+    (tmp_path / "base.yaml").write_text(LABEL_BASE, encoding="utf-8")
+    out = tmp_path / "items.jsonl"
+    made = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(tmp_path / "base.yaml"), "--n", "20",
+                               "--seed", "1", "--ops", "metric", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    twice = [i for i in items if i["question"].count("The dividend yield of the stock is ") == 2]
+    assert twice, "no question states the label: the test card does not reach the case"
+    checked = runner.invoke(app, ["verify", str(out), "--card", f"s58_label_screen={card}"])
+    assert checked.exit_code == 1, checked.output
+    assert "dividend_yield is stated twice" in checked.output
+
+
+def test_verify_of_ordinary_labels_is_unchanged(tmp_path):
+    card = _label_card(tmp_path, "shunned by most analysts")
+    (tmp_path / "base.yaml").write_text(LABEL_BASE, encoding="utf-8")
+    out = tmp_path / "items.jsonl"
+    made = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(tmp_path / "base.yaml"), "--n", "20",
+                               "--seed", "1", "--ops", "metric", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    checked = runner.invoke(app, ["verify", str(out), "--card", f"s58_label_screen={card}"])
+    assert checked.exit_code == 0, checked.output
