@@ -234,3 +234,15 @@ def test_verify_of_ordinary_labels_is_unchanged(tmp_path):
     assert made.exit_code == 0, made.output
     checked = runner.invoke(app, ["verify", str(out), "--card", f"s58_label_screen={card}"])
     assert checked.exit_code == 0, checked.output
+
+
+def test_unused_input_says_an_input_is_read_only_by_constraints(tmp_path):
+    # market_yield is read by the require: constraint market_below_fifteen and by no gate (F-C1: the warning said
+    # "read by no criterion, computed value or rule", and a constraint is a rule)
+    card = _label_card(tmp_path, '"shunned by most analysts"')
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 0, result.output
+    assert (f"{card}:14:3: warning: input 'market_yield' is read only by constraint(s) market_below_fifteen, by no "
+            "criterion, computed value or classify rule: it limits which scenarios are drawn but cannot change a "
+            "verdict") in result.output
+    assert "'market_yield' is read by no criterion, computed value or rule" not in result.output
