@@ -246,3 +246,40 @@ def test_unused_input_says_an_input_is_read_only_by_constraints(tmp_path):
             "criterion, computed value or classify rule: it limits which scenarios are drawn but cannot change a "
             "verdict") in result.output
     assert "'market_yield' is read by no criterion, computed value or rule" not in result.output
+
+
+# --------------------------------------------------------------------------------------------------------- F-C2
+def _with_rules(tmp_path: Path, *rules: str) -> Path:
+    extra = "".join(f"  - {{id: rule_{i}, require: \"{r}\"}}\n" for i, r in enumerate(rules))
+    path = tmp_path / "rules.yaml"
+    path.write_text(LABEL_CARD.replace("LABEL", "shunned by most").replace("constraints:\n", "constraints:\n" + extra),
+                    encoding="utf-8")
+    return path
+
+
+def test_check_refuses_two_constraints_no_value_of_one_input_meets(tmp_path):
+    card = _with_rules(tmp_path, "dividend_yield <= 3%", "dividend_yield >= 6%")
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 1, result.output
+    # at the second rule's require (line 25 of the card, after "  - {id: rule_1, require: ")
+    assert (f"{card}:25:27: load error: constraints 'rule_0' (dividend_yield <= 3%) and 'rule_1' "
+            "(dividend_yield >= 6%) admit no value of 'dividend_yield' within its range [0%, 12%] together") \
+        in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("rules", [
+    ("dividend_yield <= 3%", "dividend_yield >= 3%"),  # one value, 3%, meets both
+    ("dividend_yield <= 6% or market_yield > 1%", "dividend_yield >= 9%"),  # an "or": not judged
+    ("dividend_yield <= 3%",),
+], ids=["touching", "or-not-judged", "one-rule"])
+def test_constraints_that_leave_a_value_pass(tmp_path, rules):
+    result = runner.invoke(app, ["check", str(_with_rules(tmp_path, *rules))])
+    assert result.exit_code == 0, result.output
+
+
+def test_one_rule_against_the_range_stays_a_warning(tmp_path):
+    # dividend_yield >= 20% over [0%, 12%] is unsatisfiable-constraint's (a warning), not the pair check's
+    result = runner.invoke(app, ["check", str(_with_rules(tmp_path, "dividend_yield >= 20%", "dividend_yield >= 1%"))])
+    assert result.exit_code == 0, result.output
+    assert "unsatisfiable-constraint" in result.output
