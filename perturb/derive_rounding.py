@@ -9,8 +9,11 @@ current liabilities $2.19B is 1.9954, written 2x, beside a gate
 the other verdict: the stated facts no longer imply the gold.
 
 :func:`rounds_across` finds such a scenario: it runs the card on the
-rounded value and on the exact quotient and compares the traces (the
-outcome and the verdict of every gate reached). :meth:`Frame.violations
+rounded value and on the exact quotient and compares the outcome and
+every gate's verdict, a gate the chain skips judged as if reached (an
+item whose earlier gate stops the chain would otherwise still state
+"$4.37B ... $2.19B ... 2x", and a reader who checks the ratio gate
+against the stated sources would judge it the other way). :meth:`Frame.violations
 <ipb.perturb.frame.Frame.violations>` reports it as a broken constraint,
 so a draw that does it is refused and redrawn and counted among the
 constraint rejections of the run's summary, like any other.
@@ -28,13 +31,15 @@ __all__ = ["rounds_across"]
 
 
 def _trace_key(card: CompiledCard, facts: Mapping[str, Any]) -> tuple[Any, ...]:
-    trace = execute(card, facts)
-    return (trace.outcome, *(r.verdict for r in trace.gates))
+    """The outcome and every gate's verdict, a gate the chain skips evaluated as if reached (diagnostic mode)."""
+    trace = execute(card, facts, diagnostic=True)
+    return (trace.outcome, *(r.diagnostic_verdict if r.diagnostic_verdict is not None else r.verdict
+                             for r in trace.gates))
 
 
 def rounds_across(card: CompiledCard, facts: Mapping[str, Any], k: Constraint) -> bool:
     """True when ``facts`` (a card's share, derived inputs already set to their written value) give another
-    trace with ``k``'s derived input at its exact, unrounded value.
+    outcome or gate verdict (skipped gates judged as if reached) with ``k``'s derived input at its exact value.
 
     A value the rounding does not change, or an unknown source, is never across a line.
     """

@@ -94,6 +94,20 @@ def test_a_draw_whose_rounding_crosses_the_gate_line_breaks_the_constraint():
     assert frame.violations({**crossing, "current_assets": Decimal("3.31e9")}) == []
 
 
+
+def test_a_gate_the_chain_skips_is_judged_as_if_reached():
+    # leverage first: debt to equity 80% stops the chain before the liquidity gate, so the trace is the same with
+    # 2.00 and 1.9954; the question still states "$4.37B ... $2.19B ... 2x", and a reader checking the liquidity
+    # gate against the stated sources would judge it the other way, so the draw is refused all the same
+    liquidity, leverage = CARD.split("  - id: liquidity\n")[1].split("  - id: leverage\n")
+    swapped = CARD.split("  - id: liquidity\n")[0] + "  - id: leverage\n" + leverage + "  - id: liquidity\n" + liquidity
+    frame = build_frame([compile_card(load_card_text(swapped))])
+    facts = {"current_assets": Decimal("4.37e9"), "current_liabilities": Decimal("2.19e9"),
+             "debt_to_equity": Decimal("0.8")}
+    assert frame.outcomes(frame.complete(facts)) == ("PASS",)
+    assert frame.violations(facts) == [
+        "s58_liquidity_screen/ratio_is_quotient (derived current_ratio rounds across a gate line)"]
+
 def test_no_item_states_sources_whose_quotient_lies_across_the_line_from_the_stated_ratio(tmp_path: Path):
     (tmp_path / "card.yaml").write_text(CARD, encoding="utf-8")
     (tmp_path / "base.yaml").write_text(BASE, encoding="utf-8")
