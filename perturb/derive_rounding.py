@@ -26,8 +26,10 @@ from typing import Any, Mapping
 from ipb.engine.card import Constraint
 from ipb.engine.execute import execute
 from ipb.engine.graph import CompiledCard
+from ipb.engine._yaml import YamlDoc
+from ipb.errors import LoadError
 
-__all__ = ["rounds_across"]
+__all__ = ["base_rounding_errors", "rounds_across"]
 
 
 def _trace_key(card: CompiledCard, facts: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -50,3 +52,32 @@ def rounds_across(card: CompiledCard, facts: Mapping[str, Any], k: Constraint) -
     if stated is None or exact is None or exact == stated:
         return False
     return _trace_key(card, facts) != _trace_key(card, {**facts, k.derive: exact})
+
+
+def base_rounding_errors(card: CompiledCard, facts: Mapping[str, Any], doc: YamlDoc | None) -> list[LoadError]:
+    """One error per ``derive`` of ``card`` whose stated value in a base scenario (``facts``: the card's share,
+    engine values) is its sources' quotient rounded across a gate line, at the derived fact (file:line:col).
+
+    Every draw that keeps such a base's sources would be refused (:func:`rounds_across`), so the base is refused
+    first, with the exact value the sources give.
+    """
+    out: list[LoadError] = []
+    for k in card.card.constraints:
+        if k.derive is None or facts.get(k.derive) is None:
+            continue
+        exact = k.value_for(facts, exact=True)
+        if exact is None or exact == facts[k.derive] or not rounds_across(card, facts, k):
+            continue
+        err = LoadError(f"the base states {k.derive} as its sources' value rounded ({', '.join(sorted(k.expr.names))}"
+                        f" give {exact:.6g}), and the rounding decides a gate of card {card.card.id} the "
+                        "other way: a reader dividing the stated figures would get another verdict; choose sources "
+                        f"whose value is not within rounding of the gate's line (constraint {k.id!r})",
+                        rule="constraint", name=k.id)
+        if doc is not None:
+            try:
+                line, column = doc.locate(("facts", k.derive))
+            except (KeyError, IndexError, TypeError, ValueError):
+                line, column = 1, 1
+            err.with_location(doc.file, line, column, doc.source_line(line))
+        out.append(err)
+    return out

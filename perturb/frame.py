@@ -36,7 +36,7 @@ from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.deck import deck_errors, set_deck
-from ipb.perturb.derive_rounding import rounds_across
+from ipb.perturb.derive_rounding import base_rounding_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
@@ -649,6 +649,8 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
     set_deck(frame, doc)
     broken = [e for i, c in enumerate(frame.cards) for e in constraint_errors(c.card, frame.facts_for(i, facts), doc)]
     broken += deck_errors(frame, facts, doc)
+    if not broken:  # a stated derived value whose rounding decides a gate (s58 F-W2): every draw would be refused
+        broken = [e for i, c in enumerate(frame.cards) for e in base_rounding_errors(c, frame.facts_for(i, facts), doc)]
     if broken:
         raise ErrorGroup(broken)
     data = doc.data

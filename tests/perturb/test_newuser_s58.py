@@ -108,6 +108,20 @@ def test_a_gate_the_chain_skips_is_judged_as_if_reached():
     assert frame.violations(facts) == [
         "s58_liquidity_screen/ratio_is_quotient (derived current_ratio rounds across a gate line)"]
 
+
+def test_a_base_whose_stated_ratio_rounds_across_the_line_is_refused_at_the_ratio(tmp_path: Path):
+    # the user's base: $4.37B and $2.19B (1.99543...) stated as 2x, which ipb check asks for ("state that"); every
+    # draw keeping those sources would be refused, so the base is, with the exact value and a location
+    (tmp_path / "card.yaml").write_text(CARD, encoding="utf-8")
+    base = tmp_path / "base.yaml"
+    base.write_text(BASE.replace("$4.4B", "$4.37B").replace("$2.2B", "$2.19B"), encoding="utf-8")
+    made = runner.invoke(app, ["perturb", "--card", str(tmp_path / "card.yaml"), "--base", str(base), "--n", "5",
+                               "--seed", "3", "--out", str(tmp_path / "items.jsonl")])
+    assert made.exit_code == 1, made.output
+    assert (f"{base}:8:18: load error: the base states current_ratio as its sources' value rounded "
+            "(current_assets, current_liabilities give 1.99543)") in made.output
+    assert "Traceback" not in made.output
+
 def test_no_item_states_sources_whose_quotient_lies_across_the_line_from_the_stated_ratio(tmp_path: Path):
     (tmp_path / "card.yaml").write_text(CARD, encoding="utf-8")
     (tmp_path / "base.yaml").write_text(BASE, encoding="utf-8")
