@@ -305,7 +305,10 @@ def value_labels(col: _Adds, path: tuple[Any, ...], name: str, values: tuple[str
 
     A label for a value the input does not have, or one text shown for two
     values (the question could not be read back to one value), is collected
-    as an error at its key; whitespace in a display text is collapsed.
+    as an error at its key; whitespace in a display text is collapsed. A
+    label that is blank, spans lines or holds a sentence break followed by
+    more text (:func:`label_problem`) is collected as an error at its value:
+    it would state something beside the value in the question.
     """
     raw = spec.get("value_labels") or {}
     if raw and values is None:
@@ -317,7 +320,11 @@ def value_labels(col: _Adds, path: tuple[Any, ...], name: str, values: tuple[str
     pairs: list[tuple[str, str]] = []
     for value, text in raw.items():
         display = " ".join(str(text).split())
-        if value not in allowed:
+        wrong = label_problem(str(text)) if value in allowed else None
+        if wrong is not None:
+            col.add(LoadError(f"value_labels of {name!r} shows {value!r} as {str(text)!r}: {wrong}", rule="input",
+                              name=value), path + ("value_labels", value))
+        elif value not in allowed:
             near = did_you_mean(value, allowed)
             col.add(LoadError(f"value_labels of {name!r} names {value!r}, which is not one of its values"
                               + (f"; did you mean {near!r}?" if near else ""), rule="input", name=value),
@@ -330,6 +337,38 @@ def value_labels(col: _Adds, path: tuple[Any, ...], name: str, values: tuple[str
             shown[display.lower()] = value
             pairs.append((value, display))
     return tuple(pairs)
+
+
+#: Words a period may follow inside a label without ending its sentence ("a Wall St. darling").
+_ABBREVIATIONS = frozenset("st mr mrs ms dr jr sr co corp inc ltd no vs etc e.g i.e u.s u.k approx".split())
+_BREAK = re.compile(r"([A-Za-z.]*)([.!?;])[\"')\]]*\s+(?=\S)")
+
+
+def label_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a category value's label in a question, or None when it can (s58 new user F-W1).
+
+    A blank label, one spanning lines, or one with a sentence break (``.``, ``!``, ``?`` or ``;`` then more
+    text, a period after a usual abbreviation such as "St." aside) would put a second statement into the
+    sentence that states the value ("neutral. The dividend yield is 9%").
+
+    Examples
+    --------
+    >>> label_problem("a Wall St. darling: 80%+ buy") is None
+    True
+    >>> label_problem("neutral. The dividend yield is 9%")
+    'a label is one phrase; it holds a sentence break (".") followed by more text'
+    >>> label_problem("  ")
+    'a label cannot be blank'
+    """
+    if not text.strip():
+        return "a label cannot be blank"
+    if "\n" in text.strip() or "\r" in text.strip():
+        return "a label is one phrase on one line; it spans lines"
+    for m in _BREAK.finditer(text.strip()):
+        if m.group(2) == "." and m.group(1).lower().rstrip(".") in _ABBREVIATIONS:
+            continue
+        return f'a label is one phrase; it holds a sentence break ("{m.group(2)}") followed by more text'
+    return None
 
 
 def broken_constraint_errors(constraints: tuple[Constraint, ...], inputs: Mapping[str, InputSpec],

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ipb.engine._card_checks import CONSTRAINTS, VisibleSymbols, all_computed_names
+from ipb.engine._constraint_intervals import contradicting_constraints
 from ipb.engine._written import written_form
 from ipb.engine.expressions import ExprType, _incompatible
 from ipb.errors import LintWarning, LoadError, did_you_mean
@@ -104,4 +105,5 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
             col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "
                               f"({', '.join(sorted(c.expr.names & set(derived)))}); derive from drawn inputs only",
                               rule="constraint", name=c.id), ("constraints", index[c.id], "value"))
+    contradicting_constraints(col, tuple(out), inputs, constants, index)  # two rules no value meets (s58 F-C2)
     return tuple(out)

@@ -10,7 +10,10 @@ file:line:col and the source line:
 * ``unused-input``: an input that no criterion, computed value, classify rule
   or re-entry condition reads (it can never change a verdict), unless a
   required element quotes it (``"{name}"``) or the sector operator relocates
-  it (``inputs`` of ``sectors.yaml``);
+  it (``inputs`` of ``sectors.yaml``); an input only ``constraints:`` read is
+  said to be read only by them (it limits the draws, not the verdicts);
+* ``label-states-fact``: a category value's label that states a figure or
+  names another input (:mod:`ipb.engine._label_lints`);
 * ``constant-criterion``: a criterion that reads no name (``reject: "true"``,
   ``1 > 0``): the gate's verdict never depends on the scenario;
 * ``shadowed-rule``: a classify rule that never fires, because a rule before it
@@ -77,6 +80,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ipb.engine._label_lints import label_warnings
 from ipb.engine._range_lints import bare_acronyms, unlinked_ranges
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
@@ -157,11 +161,15 @@ def lint_card(card: Card) -> list[IpbError]:
     read |= {n for k in card.constraints if k.derive is not None and k.derive in read for n in k.expr.names}
     quoted = {m for g in card.gates for t in (*g.required_elements, *(x for v in g.elements_by_verdict.values() for x in v))
               for m in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", t)}
+    # an input only ``require:`` constraints read shapes which scenarios are drawn, but no gate reads it (s58 F-C1)
+    constrained = {n: [k.id for k in card.constraints if n in k.expr.names] for n in card.inputs}
     for name in card.inputs:
         if name not in read and name not in quoted and name not in _sector_inputs():
-            found.append(_at(doc, LintWarning(
-                f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
-                rule="unused-input", name=name), ("inputs", name), key=True))
+            said = (f"input {name!r} is read only by constraint(s) {', '.join(constrained[name])}, by no criterion, "
+                    "computed value or classify rule: it limits which scenarios are drawn but cannot change a verdict"
+                    if constrained[name] else
+                    f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict")
+            found.append(_at(doc, LintWarning(said, rule="unused-input", name=name), ("inputs", name), key=True))
     found.extend(_ranges_without_step(card))
     found.extend(_describes_sector_ignored(card))
     found.extend(_decisive_unstated(card))
@@ -172,6 +180,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_invisible_characters(card))
     found.extend(_fixed_reentry(card))
     found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card)])
+    found.extend(_at(doc, warning, path) for path, warning in label_warnings(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must

@@ -36,6 +36,7 @@ from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.deck import deck_errors, set_deck
+from ipb.perturb.derive_rounding import base_rounding_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
@@ -334,6 +335,8 @@ class Frame:
                     value = mine.get(k.derive) if k.derive is not None else None
                     if rng is not None and value is not None and not rng[0] <= value <= rng[1]:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
+                    if value is not None and derives.count(k.derive) == 1 and rounds_across(c, mine, k):
+                        out.append(f"{c.card.id}/{k.id} (derived {k.derive} rounds across a gate line)")
         out.extend(f"deck/{k.id}" for k in self.deck if k.broken(facts))
         return out
 
@@ -646,6 +649,8 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
     set_deck(frame, doc)
     broken = [e for i, c in enumerate(frame.cards) for e in constraint_errors(c.card, frame.facts_for(i, facts), doc)]
     broken += deck_errors(frame, facts, doc)
+    if not broken:  # a stated derived value whose rounding decides a gate (s58 F-W2): every draw would be refused
+        broken = [e for i, c in enumerate(frame.cards) for e in base_rounding_errors(c, frame.facts_for(i, facts), doc)]
     if broken:
         raise ErrorGroup(broken)
     data = doc.data

@@ -35,6 +35,7 @@ from ipb.errors import IpbError, LoadError
 from ipb.perturb.deck import constraints_from_record
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.verify_self import SelfCheck
+from ipb.perturb.verify_labels import label_round_trip
 from ipb.perturb.verify_market import MarketCheck
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import (ITEM_VERSION, QUESTION_EDITED, READABLE_VERSIONS, condition_problems, item_schema, made_by,
@@ -458,6 +459,7 @@ class _Checker:
         own_problems += self.market.problems(item, decks)  # any version: older code made such items (s57fixio)
         if own:  # id and question against the scenario (ipb.perturb.verify_self)
             own_problems += self.own.problems(item, decks, stated, unchanged=not changed)
+            own_problems += label_round_trip(self.own, item, decks)  # a label stating another fact (s58fixw)
         gold_differs = bool(problems)
         problems += own_problems
         if (problems or broken) and changed:
