@@ -32,6 +32,7 @@ from ipb.scoring.parse._closing import (
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past, past_time
+from ipb.scoring.parse._pasted_output import pasted_blocks, writers_over_pasted
 from ipb.scoring.parse._soft_break import carried_words
 from ipb.scoring.parse._tick_boxes import unticked
 from ipb.scoring.parse._subject_tables import among_subjects
@@ -384,6 +385,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 if u >= 0 and _PASSED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 24), m.start()) \
                         and not past_time(masked, self.units[u].start, min(self.units[u].end, m.end() + 40), "act"):  # "We passed on it back in 2016"
                     consider(m.start(), m.end(), ix.fail_outcome, 1, u, stated=True)
+        candidates = writers_over_pasted(candidates, set_aside, pasted_blocks(masked))  # "**Actual behavior**" over a
+        # bot's fenced "action: REBALANCE", then "We hold this quarter": the writer's own verdict wins (_pasted_output.py)
         if not candidates:
             closing = self._closing_verdict()
             if closing is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring.parse._blank_lines import blank_lines, line_starts
 from ipb.scoring.verdict_words import FINAL_LABEL
 
 __all__ = ["blank_footnotes"]
@@ -91,9 +92,7 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     0
     """
     lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    starts = line_starts(lines)
     first = len(lines)
     star = -1  # the line of the run's "* " note: a mark refers to one note, so a second "* " line makes it a list
     i = len(lines) - 1
@@ -129,6 +128,4 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     blanked = [k for k in range(first, len(lines)) if lines[k].strip()]
     if not blanked:
         return text, 0
-    start = starts[first]
-    pieces = [lines[k] if not lines[k].strip() else " " * len(lines[k]) for k in range(first, len(lines))]
-    return text[:start] + "\n".join(pieces), len(blanked)
+    return blank_lines(text, blanked), len(blanked)

@@ -97,8 +97,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float,
-                 terms: bool = False) -> None:
+                 terms: bool = False, prose_terms: bool = False) -> None:
         super().__init__(text, card, _term_index(card) if terms else _index(card), embedder, score_cutoff, embed_cutoff)
+        self.prose_terms = prose_terms  # key nouns in running prose name gates too (_prose_terms.py)
 
     # ------------------------------------------------------------------ driver
 
@@ -379,6 +380,13 @@ def parse_response(
             if by_place is not None:
                 parsed = by_place
                 break
+    if not parsed.gates and (parsed.reason or "").startswith("no gate of card") and len(folded) <= TERM_FALLBACK_CHARS \
+            and _holds_a_term(folded.lower(), _term_literals(target)):
+        # still no gate: an answer in paragraphs that names its criteria only by key nouns in its sentences ("Wo staht s
+        # Land im Schuldezyklus? Mir säged: am Top."), read with the terms in running prose as a last resort (_prose_terms.py)
+        in_prose = _Parser(folded, target, embedder, score_cutoff, embed_cutoff, terms=True, prose_terms=True).run()
+        if in_prose.gates:
+            parsed = in_prose
     parsed = capped_by_place(parsed, folded)  # a list in another language read by its order alone
     if folded != composed.text:
         parsed = retake_copies(parsed, composed.text, folded)

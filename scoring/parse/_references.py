@@ -11,6 +11,7 @@ from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, Trigger, normalize, stem
 from ipb.scoring.parse._foreign_terms import TERM, at_title
+from ipb.scoring.parse._prose_terms import prose_terms
 from ipb.scoring.parse._record_fields import record_fields
 from ipb.scoring.parse._umbrella import UMBRELLA_CELL, UMBRELLA_LABEL, umbrella_parts
 from ipb.scoring.parse._common import (
@@ -342,15 +343,20 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
     def _find_mentions(self) -> None:
         masked = self.masked
         found: list[_Mention] = []
+        in_prose: list[_Mention] = []
         for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
             gate, how = self.ix.mention_info[key]
+            mention = _within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how))
             if how == TERM and not at_title(masked, m.start(), m.end()):
-                continue  # a key noun names a gate only as a title (grammar/gate_terms.yaml)
-            found.append(_within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how)))
+                in_prose.append(mention)  # a key noun names a gate as a title (grammar/gate_terms.yaml), or see below
+                continue
+            found.append(mention)
         found.extend(self._numbered_mentions())
         found.extend(self._framed())
         found.extend(self._coordinated())
         found.extend(self._quantified(found))
+        if getattr(self, "prose_terms", False):
+            found.extend(prose_terms(found, in_prose))  # the last-resort reading of _parser.parse_response only
         found.sort(key=_mention_order)
         titles = card_name_spans(self.low, self.card)
         if titles:  # "Marks Market Cycle Positioning Framework" as the answer's title: the card, not gate 2's "cycle positioning"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring.parse._blank_lines import blank_lines
+
 #: The fewest "Key=value" lines under a "[Name]" line that make a settings block.
 MIN_KEYS = 3
 _SECTION = re.compile(r"[ \t]*\[[A-Za-z][\w .-]{0,40}\][ \t]*\Z")
@@ -36,11 +38,7 @@ def blank_settings(text: str) -> tuple[str, int]:
     if "=" not in text or "[" not in text:
         return text, 0
     lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    out: list[str] | None = None
-    blanked = 0
+    rows: list[int] = []
     i = 0
     while i < len(lines):
         if _SECTION.match(lines[i]) is None:
@@ -50,11 +48,6 @@ def blank_settings(text: str) -> tuple[str, int]:
         while j < len(lines) and _KEY_VALUE.match(lines[j]) is not None:
             j += 1
         if j - i - 1 >= MIN_KEYS and not any(_VERDICT_VALUE.search(lines[k]) for k in range(i + 1, j)):
-            if out is None:
-                out = list(text)
-            for k in range(i, j):
-                for c in range(starts[k], starts[k] + len(lines[k])):
-                    out[c] = " "
-            blanked += j - i
+            rows.extend(range(i, j))
         i = max(j, i + 1)
-    return (text if out is None else "".join(out)), blanked
+    return (blank_lines(text, rows), len(rows)) if rows else (text, 0)

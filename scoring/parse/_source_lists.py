@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring.parse._blank_lines import blank_lines
 from ipb.scoring.verdict_words import FINAL_LABEL
 
 __all__ = ["blank_source_lists"]
@@ -50,11 +51,7 @@ def blank_source_lists(text: str) -> tuple[str, int]:
     if "[" not in text:
         return text, 0
     lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    out: list[str] | None = None
-    blanked = 0
+    rows: list[int] = []
     i = 0
     while i < len(lines):
         if not _HEAD.match(lines[i]):
@@ -65,10 +62,6 @@ def blank_source_lists(text: str) -> tuple[str, int]:
             j += 1
         ends_list = j >= len(lines) or not _ITEM.match(lines[j])
         if j > i + 1 and ends_list:
-            if out is None:
-                out = list(lines)
-            for k in range(i, j):
-                out[k] = " " * len(lines[k])
-            blanked += j - i
+            rows.extend(range(i, j))
         i = j
-    return (text, 0) if out is None else ("\n".join(out), blanked)
+    return (blank_lines(text, rows), len(rows)) if rows else (text, 0)

@@ -45,8 +45,12 @@ def test_sections_headed_by_key_nouns_read_by_term_under_the_review_bar() -> Non
 def test_a_key_noun_in_running_prose_names_no_gate() -> None:
     prose = ("Vogelsang Armaturen ist ein solides Unternehmen, und die Verschuldung ist nach meinem Eindruck seit Jahren "
              "kein Thema gewesen, weil der Vorstand vorsichtig ist. Erfüllt.\n")
-    result = parse_response(prose, LYNCH, embedder=False)
+    # s58prose: while the answer names a gate any other way, a key noun in its prose names none; an answer that names
+    # none at all is read by its prose terms as a last resort, under the review bar (scoring/parse/_prose_terms.py)
+    result = parse_response("Category: a stalwart, PROCEED.\n" + prose, LYNCH, embedder=False)
     assert all(g.how != TERM for g in result.gates) if result.status == "ok" else result.status == "parse_failure"
+    last = parse_response(prose, LYNCH, embedder=False)
+    assert [(g.gate, g.verdict, g.how) for g in last.gates] == [(3, P, TERM)] and last.gates[0].confidence < 0.7
 
 
 @pytest.mark.parametrize("text, start, end, want", [
