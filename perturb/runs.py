@@ -26,7 +26,7 @@ NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
            "one_sided_card_notes", "frozen_input_notes",
-           "unreachable_inconclusive"]
+           "unreachable_inconclusive", "near_mode"]
 
 
 
@@ -465,3 +465,42 @@ def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -
     return ("no item can be INCONCLUSIVE: the base states every input the card's gates read and no gate is "
             "undecided on stated values, so the evenness counts it as 0; a base that leaves a fact out gives "
             "INCONCLUSIVE items")
+
+
+def near_mode(job: Any, balance: bool, default: str) -> str | None:
+    """How a run treats near duplicates (docs/perturbation.md, "Near duplicates"): "fill", "defer" or "strict", or
+    None (``--balance`` without "strict": near duplicates stay where they fall).
+
+    ``job.near`` is ``--near-duplicates`` (None: ``default``, the generation module's ``DEFAULT_NEAR``) and
+    ``job.strict_near`` is ``--no-near-duplicates``, the same as "strict".
+
+    Raises
+    ------
+    PerturbError
+        ``job.near`` is not a mode, names a mode other than "strict" beside ``--no-near-duplicates``, or names
+        "fill" or "defer" in a balanced run (only "strict" applies to one).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as J
+    >>> near_mode(J(near=None, strict_near=False), False, "fill"), near_mode(J(near="defer", strict_near=False), False, "fill")
+    ('fill', 'defer')
+    >>> near_mode(J(near=None, strict_near=True), True, "fill"), near_mode(J(near=None, strict_near=False), True, "fill")
+    ('strict', None)
+    """
+    from ipb.errors import PerturbError
+
+    modes = ("fill", "defer", "strict")
+    if job.near is not None and job.near not in modes:
+        raise PerturbError(f"--near-duplicates must be one of {', '.join(modes)}, not {job.near!r}", rule="near")
+    if job.strict_near and job.near not in (None, "strict"):
+        raise PerturbError(f"--no-near-duplicates is --near-duplicates strict: it cannot go with --near-duplicates "
+                           f"{job.near}", rule="near")
+    if job.strict_near or job.near == "strict":
+        return "strict"
+    if balance:
+        if job.near is not None:
+            raise PerturbError(f"--balance keeps near duplicates where they fall: of --near-duplicates only strict "
+                               f"applies with it, not {job.near}", rule="near")
+        return None
+    return job.near or default

@@ -484,6 +484,15 @@ starts at 0% (was -5%). l8-three-investors: the old digest 30006a16... was repro
 re-pinning; every line's card content hash, ``ipb-cards/`` source and condition-C key differ; 82 of 90 items keep id,
 scenario and gold; 8 differ (7 draw another sustainable growth, one of them was -3.5%, and one of the 7 two other
 values; 1 another discounted growth); mix 22/22/21/21/4 unchanged. The other pins are unchanged.
+Changed deliberately (issue 18 item 4, branch s58fill): the default near-duplicate mode is ``fill`` (s57era), no
+longer ``defer``: a recipe hunts past near duplicates for visibly new items, keeps each aside and writes only as
+many as N still needs. The old digests (5d270507... and b23f1429...) were reproduced first with
+``DEFAULT_NEAR = "defer"``. buffett-bench-recipes: the 19 near duplicates defer wrote last give way to 19 visibly new
+items; 221 of 240 ids kept, mix 79/79/3/79 unchanged, and the file is now byte for byte the
+``--no-near-duplicates`` pin (ec99e2e2..., no recipe runs short). marks-defaults: 70 near duplicates -> 1; 80 of 150
+ids kept; mix metric/flip/isolate 61/28/61 -> 15/18/117 (metric and flip run out of visibly new items and hand
+their shares to isolate); verdicts AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/RETURN_TO_BALANCED/REDUCE_RISK
+84/16/15/12/17/6 -> 50/39/26/17/13/5. l8-three-investors has no near duplicate and is unchanged.
 """
 
 from __future__ import annotations
@@ -502,9 +511,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "5d270507c4c5c6e238b3b03e33a53d69489359bef9204ffaf265ea4146316e48"),
+                              "ec99e2e2ad652ebbf8511b82d625e2b7bde74a2113817ba0d7a1a6e29137f92e"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
+                       "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "d2b7af086ba30ec1a53311adb766334c1b75f4699c647a1cda2c61ee2a7bd76b"),
 }
@@ -528,6 +537,16 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
     out = tmp_path / "items.jsonl"
     write_items(out, _job(cards, base, seed, ops), n, workers=2)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
+
+
+def test_defer_mode_keeps_the_s53dup_bytes(tmp_path):
+    # --near-duplicates defer, the default before s58fill: the pins these runs had under it
+    for name, digest in (("buffett-bench-recipes", "5d270507c4c5c6e238b3b03e33a53d69489359bef9204ffaf265ea4146316e48"),
+                         ("marks-defaults", "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca")):
+        cards, base, seed, ops, n, _ = RUNS[name]
+        out = tmp_path / f"{name}.jsonl"
+        write_items(out, replace(_job(cards, base, seed, ops), near="defer"), n)
+        assert hashlib.sha256(out.read_bytes()).hexdigest() == digest, name
 
 
 def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
