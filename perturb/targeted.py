@@ -9,6 +9,7 @@ finds these too.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
@@ -21,7 +22,7 @@ from ipb.perturb.flip_search import FLIP_MEMO_LIMIT, SCAN_LIMIT, Flip, _Recent, 
 from ipb.perturb.flip_search import _find_flip  # noqa: F401  (tests and bench/generate_parts read it here)
 from ipb.perturb.values import literal
 
-from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
+from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator, regime_inputs
 
 __all__ = ["Flip", "find_flip", "verdict_flip", "gate_isolation", "UNREACHED"]
 
@@ -108,6 +109,14 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         ordered_inputs(frame, ())  # makes the frame's table of input positions
         position = frame.memo["input_position"]
     day = scenario.as_of if frame.regimes.multiples else None
+    # s58fill (C10): an anchor never sets a market-wide regime input to a value that names one dated episode (the
+    # first label of one regime and no other's: "pandemic_shock", 2020); the move drops the date, so the item would
+    # name the episode with neither its date nor its figures (temporal sets a regime with both)
+    episodes = frame.memo.get("episode_values")
+    if episodes is None:
+        labels = Counter(label for r in frame.regimes.regimes for label in set(r.labels))
+        names = {r.labels[0] for r in frame.regimes.regimes if r.labels and labels[r.labels[0]] == 1}
+        episodes = frame.memo["episode_values"] = {n: names for n in regime_inputs(frame)}
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
@@ -145,6 +154,8 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                         break
             else:
                 others = way[1]
+                if name in episodes:
+                    others = [v for v in others if v not in episodes[name]]
                 if not others:
                     continue
                 value = rng.choice(others)

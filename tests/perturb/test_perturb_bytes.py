@@ -493,6 +493,14 @@ items; 221 of 240 ids kept, mix 79/79/3/79 unchanged, and the file is now byte f
 ids kept; mix metric/flip/isolate 61/28/61 -> 15/18/117 (metric and flip run out of visibly new items and hand
 their shares to isolate); verdicts AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/RETURN_TO_BALANCED/REDUCE_RISK
 84/16/15/12/17/6 -> 50/39/26/17/13/5. l8-three-investors has no near duplicate and is unchanged.
+Changed deliberately (issue 18, branch s58fill, s57 new user C10): a flip's (or isolate's) anchor no longer sets a
+market-wide regime input to a value naming one dated episode (the first label of one regime and of no other:
+pandemic_shock, depression, market_crash, bear_market); the move dropped the date and left "The macro regime is
+pandemic shock." in an undated item. The old digests (ec99e2e2... and defer's 5d270507...) were reproduced first.
+buffett-bench-recipes: 14 of its 79 flip items stated pandemic shock, now none (undated flips 57 -> 52, the rest by a
+generic regime); 203 of 240 ids kept (37 flip items drawn again), mix 79/79/3/79 unchanged, verdicts
+DECLINE/INVEST/INCONCLUSIVE 154/80/6 -> 153/81/6; the default is still byte for byte the ``--no-near-duplicates``
+run (bfcf65a1...), defer 7ea4f0df.... l8-three-investors and marks-defaults are unchanged.
 """
 
 from __future__ import annotations
@@ -511,7 +519,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "ec99e2e2ad652ebbf8511b82d625e2b7bde74a2113817ba0d7a1a6e29137f92e"),
+                              "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
@@ -540,8 +548,9 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 
 
 def test_defer_mode_keeps_the_s53dup_bytes(tmp_path):
-    # --near-duplicates defer, the default before s58fill: the pins these runs had under it
-    for name, digest in (("buffett-bench-recipes", "5d270507c4c5c6e238b3b03e33a53d69489359bef9204ffaf265ea4146316e48"),
+    # --near-duplicates defer, the default before s58fill: the pins these runs had under it (buffett-bench-recipes's
+    # since the C10 anchor rule below; 5d270507... before it)
+    for name, digest in (("buffett-bench-recipes", "7ea4f0df6c114543ae52303058f3b78304f58a77fdb8306356331b1077b6e025"),
                          ("marks-defaults", "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
@@ -555,4 +564,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "ec99e2e2ad652ebbf8511b82d625e2b7bde74a2113817ba0d7a1a6e29137f92e"
+        "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"
