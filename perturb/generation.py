@@ -99,7 +99,8 @@ from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, ina
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
-                              frozen_input_notes, one_sided_card_notes, near_mode)
+                              frozen_input_notes, one_sided_card_notes, near_mode,
+                              unregistered_investor_notes)
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
                                 weighted_shares as _weighted_shares)
@@ -625,6 +626,7 @@ class GenerationRun:
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
         result.notes += frozen_input_notes(frame, self.gen.base.facts)  # s57nufix C1: an input no range moves
         result.notes += one_sided_card_notes(result.per_card)  # s57 new user W2: an L8 card whose verdict barely moves
+        result.notes += unregistered_investor_notes(frame)  # s57 new user C4: condition B cannot be produced
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(

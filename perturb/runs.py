@@ -26,7 +26,7 @@ NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
            "one_sided_card_notes", "frozen_input_notes",
-           "unreachable_inconclusive", "near_mode"]
+           "unreachable_inconclusive", "near_mode", "unregistered_investor_notes"]
 
 
 
@@ -504,3 +504,26 @@ def near_mode(job: Any, balance: bool, default: str) -> str | None:
                                f"applies with it, not {job.near}", rule="near")
         return None
     return job.near or default
+
+
+def unregistered_investor_notes(frame: Frame) -> list[str]:
+    """A note per card whose investor is not in the investor registry (s57 new user C4): every item records
+    ``conditions.B``, but ``ipb respond --conditions B`` refuses such an item (condition B retrieves the investor's
+    knowledge cards, and there are none), so the run says so when the items are made, not when a model is run.
+
+    An investor added with ``ipb respond --investors FILE`` (the same schema as frameworks/investors.yaml) is found
+    there; the note names that way out.
+    """
+    from ipb.engine.investors import UnknownInvestorError, investor_for_card
+
+    notes: list[str] = []
+    for card in {c.card.id: c.card for c in frame.cards}.values():
+        try:
+            investor_for_card(card)
+        except UnknownInvestorError:
+            notes.append(f"investor {card.investor!r} (card {card.id}) is not in the investor registry "
+                         "(frameworks/investors.yaml): each item records conditions.B, but `ipb respond "
+                         "--conditions B` refuses these items, as condition B has no knowledge cards for the "
+                         "investor; register the investor in a file passed with `ipb respond --investors FILE` "
+                         "(docs/scoring.md, 'An investor of your own'), or run conditions A and C only")
+    return notes
