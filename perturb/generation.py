@@ -100,7 +100,8 @@ from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, ina
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
-                              frozen_input_notes, one_sided_card_notes)
+                              frozen_input_notes, one_sided_card_notes, near_mode,
+                              unregistered_investor_notes)
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
                                 weighted_shares as _weighted_shares)
@@ -127,10 +128,10 @@ SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only 
 POOL_MIN = 512
 #: Near duplicates rebuilt per call of the pool's ``lines`` in the second pass (bounds the pairs listed at once).
 REPLAY_CHUNK = 4096
-#: How a run without --no-near-duplicates or --balance treats a near duplicate (issue 18 item 4): "defer" (s53dup) takes
-#: it at once as an item and writes it last; "fill" (s57era, not yet the default: its bytes change most default runs)
-#: refuses it while a recipe can still make visibly new items and writes one only to make up N.
-DEFAULT_NEAR = "defer"
+#: How a run without --near-duplicates (or --no-near-duplicates) or --balance treats a near duplicate (issue 18 item 4):
+#: "fill" (s57era; the default since s58fill) refuses it while a recipe can still make visibly new items and writes one
+#: only to make up N; "defer" (s53dup, the default before) takes it at once as an item and writes it last.
+DEFAULT_NEAR = "fill"
 _NEW, _NEAR = 1, 2  # GenerationRun._novel: a new scenario, visibly new or within a visible step of its recipe's
 #: With balance, each recipe's pool grows to this many times its share,
 BALANCE_POOL = 3
@@ -155,6 +156,8 @@ class Job:
     min_changed: int = 1
     #: Refuse near duplicates outright (``--no-near-duplicates``): no second pass, a shortfall instead.
     strict_near: bool = False
+    #: ``--near-duplicates``: "fill", "defer" or "strict" (``strict_near``), or None for :data:`DEFAULT_NEAR`.
+    near: str | None = None
 
 
 class Candidate(NamedTuple):
@@ -571,11 +574,11 @@ class GenerationRun:
         self.spool = LineSpool()
         #: the raw points of the first NEIGHBOUR_SAMPLE of them (the diversity sample takes them in file order)
         self.near_points: list[tuple[Any, ...]] = []
-        #: DEFAULT_NEAR: "defer" (s53dup), near duplicates taken as items and written last, or "fill" (s57era), refused
-        #: as misses while a recipe can still make visibly new items, each new one kept aside, and as many as the run
-        #: is short of N written last; "strict" (--no-near-duplicates): refused, a miss, never written; None: no rule
+        #: --near-duplicates (runs.near_mode; default DEFAULT_NEAR): "defer" (s53dup), near duplicates taken as items
+        #: and written last; "fill" (s57era), refused as misses while a recipe can still make visibly new items, each
+        #: new one kept aside, and as many as the run is short of N written last; "strict" (--no-near-duplicates): refused, a miss, never written; None: no rule
         #: (--balance without --no-near-duplicates)
-        self.near_mode = "strict" if job.strict_near else (None if balance else DEFAULT_NEAR)
+        self.near_mode = near_mode(self.job, balance, DEFAULT_NEAR)
         #: fill: the exact keys of the near duplicates kept aside (each scenario once)
         self.aside = KeySet()
         self.gen.near_run = self
@@ -627,6 +630,7 @@ class GenerationRun:
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
         result.notes += frozen_input_notes(frame, self.gen.base.facts)  # s57nufix C1: an input no range moves
         result.notes += one_sided_card_notes(result.per_card)  # s57 new user W2: an L8 card whose verdict barely moves
+        result.notes += unregistered_investor_notes(frame)  # s57 new user C4: condition B cannot be produced
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(

@@ -26,7 +26,7 @@ NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
            "one_sided_card_notes", "frozen_input_notes",
-           "unreachable_inconclusive"]
+           "unreachable_inconclusive", "near_mode", "unregistered_investor_notes"]
 
 
 
@@ -465,3 +465,65 @@ def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -
     return ("no item can be INCONCLUSIVE: the base states every input the card's gates read and no gate is "
             "undecided on stated values, so the evenness counts it as 0; a base that leaves a fact out gives "
             "INCONCLUSIVE items")
+
+
+def near_mode(job: Any, balance: bool, default: str) -> str | None:
+    """How a run treats near duplicates (docs/perturbation.md, "Near duplicates"): "fill", "defer" or "strict", or
+    None (``--balance`` without "strict": near duplicates stay where they fall).
+
+    ``job.near`` is ``--near-duplicates`` (None: ``default``, the generation module's ``DEFAULT_NEAR``) and
+    ``job.strict_near`` is ``--no-near-duplicates``, the same as "strict".
+
+    Raises
+    ------
+    PerturbError
+        ``job.near`` is not a mode, names a mode other than "strict" beside ``--no-near-duplicates``, or names
+        "fill" or "defer" in a balanced run (only "strict" applies to one).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as J
+    >>> near_mode(J(near=None, strict_near=False), False, "fill"), near_mode(J(near="defer", strict_near=False), False, "fill")
+    ('fill', 'defer')
+    >>> near_mode(J(near=None, strict_near=True), True, "fill"), near_mode(J(near=None, strict_near=False), True, "fill")
+    ('strict', None)
+    """
+    from ipb.errors import PerturbError
+
+    modes = ("fill", "defer", "strict")
+    if job.near is not None and job.near not in modes:
+        raise PerturbError(f"--near-duplicates must be one of {', '.join(modes)}, not {job.near!r}", rule="near")
+    if job.strict_near and job.near not in (None, "strict"):
+        raise PerturbError(f"--no-near-duplicates is --near-duplicates strict: it cannot go with --near-duplicates "
+                           f"{job.near}", rule="near")
+    if job.strict_near or job.near == "strict":
+        return "strict"
+    if balance:
+        if job.near is not None:
+            raise PerturbError(f"--balance keeps near duplicates where they fall: of --near-duplicates only strict "
+                               f"applies with it, not {job.near}", rule="near")
+        return None
+    return job.near or default
+
+
+def unregistered_investor_notes(frame: Frame) -> list[str]:
+    """A note per card whose investor is not in the investor registry (s57 new user C4): every item records
+    ``conditions.B``, but ``ipb respond --conditions B`` refuses such an item (condition B retrieves the investor's
+    knowledge cards, and there are none), so the run says so when the items are made, not when a model is run.
+
+    An investor added with ``ipb respond --investors FILE`` (the same schema as frameworks/investors.yaml) is found
+    there; the note names that way out.
+    """
+    from ipb.engine.investors import UnknownInvestorError, investor_for_card
+
+    notes: list[str] = []
+    for card in {c.card.id: c.card for c in frame.cards}.values():
+        try:
+            investor_for_card(card)
+        except UnknownInvestorError:
+            notes.append(f"investor {card.investor!r} (card {card.id}) is not in the investor registry "
+                         "(frameworks/investors.yaml): each item records conditions.B, but `ipb respond "
+                         "--conditions B` refuses these items, as condition B has no knowledge cards for the "
+                         "investor; register the investor in a file passed with `ipb respond --investors FILE` "
+                         "(docs/scoring.md, 'An investor of your own'), or run conditions A and C only")
+    return notes

@@ -9,6 +9,7 @@ finds these too.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from decimal import Decimal
 from itertools import combinations
 from math import comb
@@ -23,7 +24,7 @@ from ipb.perturb.flip_search import FLIP_MEMO_LIMIT, SCAN_LIMIT, Flip, _Recent, 
 from ipb.perturb.flip_search import _find_flip  # noqa: F401  (tests and bench/generate_parts read it here)
 from ipb.perturb.values import literal
 
-from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
+from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator, regime_inputs
 
 __all__ = ["Flip", "find_flip", "verdict_flip", "gate_isolation", "UNREACHED"]
 
@@ -110,8 +111,16 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         ordered_inputs(frame, ())  # makes the frame's table of input positions
         position = frame.memo["input_position"]
     day = scenario.as_of if frame.regimes.multiples else None
+    # s58fill (C10): an anchor never sets a market-wide regime input to a value that names one dated episode (the
+    # first label of one regime and no other's: "pandemic_shock", 2020); the move drops the date, so the item would
+    # name the episode with neither its date nor its figures (temporal sets a regime with both)
+    episodes = frame.memo.get("episode_values")
+    if episodes is None:
+        labels = Counter(label for r in frame.regimes.regimes for label in set(r.labels))
+        names = {r.labels[0] for r in frame.regimes.regimes if r.labels and labels[r.labels[0]] == 1}
+        episodes = frame.memo["episode_values"] = {n: names for n in regime_inputs(frame)}
     if isinstance(dead, _Screen):  # the run's base is screened: draw among the moves the screen keeps alive
-        return _live_anchor(frame, facts, rng, kept, dead, wide, (pool, numeric), position, day)
+        return _live_anchor(frame, facts, rng, kept, dead, wide, (pool, numeric), position, day, episodes)
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
@@ -149,6 +158,8 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                         break
             else:
                 others = way[1]
+                if name in episodes:
+                    others = [v for v in others if v not in episodes[name]]
                 if not others:
                     continue
                 value = rng.choice(others)
@@ -174,7 +185,8 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
 
 def _live_anchor(frame: Frame, facts: Mapping[str, Any], rng: random.Random, kept: tuple[str, ...],
                  screen: "_Screen", wide: bool, plan: tuple[Sequence[str], Sequence[str]],
-                 position: Mapping[str, int], day: Any) -> tuple[dict[str, Any] | None, list[str]]:
+                 position: Mapping[str, int], day: Any, episodes: Mapping[str, set[Any]]
+                 ) -> tuple[dict[str, Any] | None, list[str]]:
     """:func:`_anchor` from a screened base: an anchor drawn among those the screen keeps alive, with the law
     the unscreened draw has once the screened draws are dropped; ``(None, [])`` when it keeps none.
 
@@ -185,7 +197,7 @@ def _live_anchor(frame: Frame, facts: Mapping[str, Any], rng: random.Random, kep
     and each value uniformly among its live ones (:meth:`_Screen.live`): the law of the unscreened draw
     and its screen, without drawing what is dropped. Constraints are repaired as before.
     """
-    sets, cum, live = _live_sets(frame, kept, screen, wide, plan, facts, position)
+    sets, cum, live = _live_sets(frame, kept, screen, wide, plan, facts, position, episodes)
     if not sets:
         return None, []
     for _ in range(ANCHOR_DRAWS):
@@ -206,7 +218,8 @@ def _live_anchor(frame: Frame, facts: Mapping[str, Any], rng: random.Random, kep
 
 
 def _live_sets(frame: Frame, kept: tuple[str, ...], screen: "_Screen", wide: bool,
-               plan: tuple[Sequence[str], Sequence[str]], facts: Mapping[str, Any], position: Mapping[str, int]
+               plan: tuple[Sequence[str], Sequence[str]], facts: Mapping[str, Any], position: Mapping[str, int],
+               episodes: Mapping[str, set[Any]] | None = None
                ) -> tuple[list[tuple[str, ...]], list[float], dict[str, tuple[Any, ...]]]:
     """The input sets an anchor of :func:`_anchor` may move (in input order), the running sum of their weights
     and each input's live values, per screen, kept inputs and ``wide``.
@@ -230,7 +243,13 @@ def _live_sets(frame: Frame, kept: tuple[str, ...], screen: "_Screen", wide: boo
     for name in pool:
         live[name] = screen.live(name, facts.get(name))
         way = _draw_way(frame, name, facts.get(name))
-        choices = way[2] if way[0] else len(way[1])
+        if way[0]:
+            choices = way[2]
+        elif episodes and name in episodes:  # s58fill's C10 rule, as :func:`_anchor` draws: no dated episode
+            choices = sum(v not in episodes[name] for v in way[1])
+            live[name] = tuple(v for v in live[name] if v not in episodes[name])
+        else:
+            choices = len(way[1])
         weight[name] = len(live[name]) / choices if choices > 0 else 0.0
     second_weight = {n: 1 - (1 - weight[n]) ** LIVE_DRAWS for n in numeric}
     rests = _anchor_rests(frame, kept, tuple(pool))

@@ -2,7 +2,8 @@
 
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
-                [--min-changed K] [--balance] [--fm6-probe] [--allow-short] [--workers W]
+                [--min-changed K] [--near-duplicates fill|defer|strict] [--balance] [--fm6-probe]
+                [--allow-short] [--workers W]
                 [--cards DIR ...] [--backend local|ray [--ray-address ADDR]] --out ITEMS.jsonl
                 [--report REPORT.json]
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,7 +37,9 @@ from ipb._files import output_lock, staged_outputs
 from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
-from ipb.perturb.generation import MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes, write_items
+from ipb.perturb.generation import (DEFAULT_NEAR, MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes,
+                                    write_items)
+from ipb.perturb.runs import near_mode
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
@@ -45,6 +49,14 @@ from ipb.perturb.verify import verify_items
 #: '...')"; records that differ for one cause (a wording change of ipb) differ in it, so it is no part of the
 #: grouping key (stop 33: two files of 1,000 items made before a wording fix printed some 900 lines, now one per cause).
 _EXCERPT = re.compile(r"\(at character \d+: item says (?:'[^']*'|\"[^\"]*\"), expected (?:'[^']*'|\"[^\"]*\")\)")
+
+
+class NearMode(str, Enum):
+    """``--near-duplicates``: how a run treats an item within a visible step of another of its recipe."""
+
+    fill = "fill"
+    defer = "defer"
+    strict = "strict"
 
 
 def _ops_help() -> str:
@@ -64,7 +76,8 @@ def perturb(
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts that some gate, computed value or constraint reads (a context label such as a sector no gate reads, or a new date, does not count; the date does in --fm6-probe runs)."),
-    no_near: bool = typer.Option(False, "--no-near-duplicates", help="Refuse items within a visible step of another item of the same recipe (docs/perturbation.md, \"Near duplicates\"): when the visibly new items run out, stop with the shortfall (or write them alone with --allow-short) instead of adding near duplicates after them."),
+    near: Optional[NearMode] = typer.Option(None, "--near-duplicates", help="How items within a visible step of another item of the same recipe are treated (docs/perturbation.md, \"Near duplicates\"). fill (the default): hunt past them for visibly new items, and write only as many of them as N still needs, after the others; defer (the default before s58): take each as it comes and write them all after the visibly new items; strict: never write one, stop short when the visibly new items run out (or write them alone with --allow-short). With --balance only strict applies."),
+    no_near: bool = typer.Option(False, "--no-near-duplicates", help="The same as --near-duplicates strict: refuse items within a visible step of another item of the same recipe; when the visibly new items run out, stop with the shortfall (or write them alone with --allow-short) instead of adding near duplicates after them."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically; its folder is made if missing."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
@@ -95,7 +108,9 @@ def perturb(
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
-        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed, no_near)
+        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed, no_near,
+                  near.value if near is not None else None)
+        near_mode(job, balance, DEFAULT_NEAR)  # a mode that cannot go with the others is refused before any work
         store = runner = None
         for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
             if target is not None and not os.path.lexists(target.parent):

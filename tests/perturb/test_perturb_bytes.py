@@ -494,6 +494,30 @@ others; mix 79/79/3/79 unchanged; verdicts DECLINE/INCONCLUSIVE/INVEST 151/9/80 
 1/0/78). ``--no-near-duplicates``: the same 161 non-flip lines, verdicts 154/6/80 -> 152/6/82.
 l8-three-investors: the 69 non-flip lines unchanged, 1 of 21 flips the same; mix 22/22/21/21/4 unchanged.
 marks-defaults (4 inputs: not screened) is unchanged. ``ipb verify`` passes every item of each.
+Changed deliberately (issue 18 item 4, branch s58fill): the default near-duplicate mode is ``fill`` (s57era), no
+longer ``defer``: a recipe hunts past near duplicates for visibly new items, keeps each aside and writes only as
+many as N still needs. The old digests (5d270507... and b23f1429...) were reproduced first with
+``DEFAULT_NEAR = "defer"``. buffett-bench-recipes: the 19 near duplicates defer wrote last give way to 19 visibly new
+items; 221 of 240 ids kept, mix 79/79/3/79 unchanged, and the file is now byte for byte the
+``--no-near-duplicates`` pin (ec99e2e2..., no recipe runs short). marks-defaults: 70 near duplicates -> 1; 80 of 150
+ids kept; mix metric/flip/isolate 61/28/61 -> 15/18/117 (metric and flip run out of visibly new items and hand
+their shares to isolate); verdicts AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/RETURN_TO_BALANCED/REDUCE_RISK
+84/16/15/12/17/6 -> 50/39/26/17/13/5. l8-three-investors has no near duplicate and is unchanged.
+Changed deliberately (issue 18, branch s58fill, s57 new user C10): a flip's (or isolate's) anchor no longer sets a
+market-wide regime input to a value naming one dated episode (the first label of one regime and of no other:
+pandemic_shock, depression, market_crash, bear_market); the move dropped the date and left "The macro regime is
+pandemic shock." in an undated item. The old digests (ec99e2e2... and defer's 5d270507...) were reproduced first.
+buffett-bench-recipes: 14 of its 79 flip items stated pandemic shock, now none (undated flips 57 -> 52, the rest by a
+generic regime); 203 of 240 ids kept (37 flip items drawn again), mix 79/79/3/79 unchanged, verdicts
+DECLINE/INVEST/INCONCLUSIVE 154/80/6 -> 153/81/6; the default is still byte for byte the ``--no-near-duplicates``
+run (bfcf65a1...), defer 7ea4f0df.... l8-three-investors and marks-defaults are unchanged.
+Merged (stop 58 integration): the three changes above together. s58fill's C10 rule is applied inside the
+live-anchor draw too (an episode value is neither live nor counted among an input's choices in ``_live_sets``),
+so both laws hold at once; each branch reproduced its own old digests, and the digests below are those of the
+merged tree: buffett-bench-recipes f62f6717... (default and ``--no-near-duplicates`` still byte for byte the same),
+defer a74583a0..., l8-three-investors d66311ff... (s58speedgen2's: C10 changes none of its lines), marks-defaults
+6933b9c0... (s58fill's: the card is not screened). ``ipb verify`` passes every item of each, and no undated item of
+the merged runs names the pandemic shock (the one that does is a temporal item dated 2020-03-23).
 """
 
 from __future__ import annotations
@@ -512,9 +536,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "d916daf7d6bee0a3a46fda75ed8d89a1a804a6a8d4501bc92f7b1d2f73344e98"),
+                              "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
+                       "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "d66311ff2c983f143fc0e4500fd17ad52f1247bc438510c92003cb12ac9d1040"),
 }
@@ -540,10 +564,22 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
     assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
 
 
+def test_defer_mode_keeps_the_s53dup_bytes(tmp_path):
+    # --near-duplicates defer, the default before s58fill: the pins these runs had under it (buffett-bench-recipes's
+    # since the C10 anchor rule and the live-anchor draw (merged, stop 58); 7ea4f0df... with C10 alone, 5d270507...
+    # before both)
+    for name, digest in (("buffett-bench-recipes", "a74583a01519f2d9213e47cc4240561a8fcba9919fe2244c6e183cf4ad65b5e1"),
+                         ("marks-defaults", "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca")):
+        cards, base, seed, ops, n, _ = RUNS[name]
+        out = tmp_path / f"{name}.jsonl"
+        write_items(out, replace(_job(cards, base, seed, ops), near="defer"), n)
+        assert hashlib.sha256(out.read_bytes()).hexdigest() == digest, name
+
+
 def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     # --no-near-duplicates hunts past near duplicates as s52dup's default did: its buffett-bench-recipes pin
     cards, base, seed, ops, n, _ = RUNS["buffett-bench-recipes"]
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "baf2a8346270dc634cabea797cbeee6bc2105de3238ca7e5d72b733eef11a8a8"
+        "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"

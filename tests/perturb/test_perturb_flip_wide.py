@@ -9,6 +9,12 @@ dropped. From attempt ``WIDE_FROM`` on, such an anchor moves a second number too
 
 Measured here on 1,000 attempts from ``WIDE_FROM``, the same attempts with and without the rule: 475 narrow anchors
 and 118 duplicate flips without it; none and 14 with it; 2.13 -> 2.30 anchors searched per flip made.
+
+s58fill (C10): an anchor no longer sets the regime to pandemic shock (a value naming one dated episode, which an
+undated item stated with neither its date nor its figures), so 3 regimes are left alive where 4 were. Re-measured:
+454 narrow anchors and 159 duplicate flips without the rule, none and 22 with it; flips made 988 and 979 (were 991
+and 991); 2.26 -> 2.44 anchors searched per flip made. The bounds on the wide window's flips made (980 -> 975) and
+its searches per flip (2.4 -> 2.5) move with it; the others hold as they were.
 """
 
 from __future__ import annotations
@@ -70,15 +76,16 @@ def test_no_wide_attempt_moves_a_category_beside_one_number_alone(windows):
 
 def test_wide_attempts_repeat_far_fewer_flips(windows):
     wide, narrow = windows
-    assert wide["made"] >= 980 and narrow["made"] >= 980  # 991 and 991: nearly every attempt finds a flip
+    assert wide["made"] >= 975 and narrow["made"] >= 980  # 979 and 988 (991 and 991 before s58fill's C10 rule)
     dup_wide, dup_narrow = wide["made"] - wide["distinct"], narrow["made"] - narrow["distinct"]
     assert dup_narrow >= 80 and dup_wide * 4 < dup_narrow, (dup_wide, dup_narrow)  # 14 and 118
 
 
 def test_wide_anchors_cost_few_more_searches(windows):
-    """The price of the rule: anchors searched per flip made (2.13 without it, 2.30 with it)."""
+    """The price of the rule: anchors searched per flip made (2.26 without it, 2.44 with it; 2.13 and 2.30 before
+    s58fill's C10 rule took pandemic shock out of the anchors' regimes)."""
     wide, narrow = windows
-    assert wide["searched"] < 2.4 * wide["made"]
+    assert wide["searched"] < 2.5 * wide["made"]
     assert wide["searched"] < 1.15 * narrow["searched"]
 
 

@@ -27,7 +27,8 @@ N = 300
 
 
 def _job(strict: bool = False) -> Job:
-    return Job((MARKS,), str(BASE), 3, (), strict_near=strict)
+    # s53dup's mode, the default until s58fill made "fill" the default: now --near-duplicates defer
+    return Job((MARKS,), str(BASE), 3, (), strict_near=strict, near=None if strict else "defer")
 
 
 def test_near_duplicates_are_mains_items_put_last_at_mains_cost(monkeypatch):

@@ -60,12 +60,14 @@ def test_a_hand_checked_question():
     # longer drawn; the first flip is now $8.4B at a 71% gross margin
     assert question.split("\n")[0] == (
         "The business model is subscription software. The company is in the enterprise software sector. "
-        "The company has $8.4B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
-        "The gross margin is 71%. Revenue is growing 25% a year. The latest annual net income is $0. "
+        "The company has $2.1B of annual revenue. Existing customers pay 97% of what they paid a year earlier. "
+        "The gross margin is 90%. Revenue is growing 25% a year. The latest annual net income is $0. "
         "It is offered at 3.5x its annual revenue. The macro regime is high inflation.")
     # s42anchor + s42rfixN: anchors whose flip generation would refuse are no longer taken, so the first flip is another
-    # one; by hand: owner earnings $8.4B x 25% = $2.1B, at 1/10% + 40 x 25% = 20x worth $42B; the price 3.5 x
-    # $8.4B = $29.4B is under (1 - 25%) x $42B = $31.5B (gate 5 PROCEED); no loss in a credit crisis (gate 6): INVEST
+    # one. s58fill (C10): no anchor sets the regime to pandemic shock, so the anchor draws differ and the first flip is
+    # $2.1B at 97% retention and a 90% margin (was $8.4B, 95%, 71%); by hand: owner earnings $2.1B x 25% = $0.525B, at
+    # 1/10% + 40 x 25% = 20x worth $10.5B; the price 3.5 x $2.1B = $7.35B is under (1 - 25%) x $10.5B = $7.875B
+    # (gate 5 PROCEED); no loss in a credit crisis (gate 6): INVEST
     assert item["investment_verdict"] == "INVEST"
     # one undisclosed input: a sentence with its article (issue 18: "Not disclosed: evidence ..." read like a dump)
     assert question.split("\n")[1] == "The evidence on management's integrity and capital allocation is not disclosed."
