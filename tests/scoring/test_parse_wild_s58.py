@@ -99,3 +99,20 @@ def test_legend_search_is_linear_on_a_long_key_line() -> None:
 
     cost(1000)
     assert cost(200_000) < 2.0  # a key line is read up to 400 characters, whatever follows
+
+
+# --------------------------------------------------------------------------- Latin gate words
+
+def test_latin_verdict_words_as_labels() -> None:
+    # before s58wild: Latin had no block in grammar/languages.yaml, so none of these verdicts was read
+    text = ("Porta I \u2014 Economics Lens: PROCEDIT.\n"
+            "Porta II \u2014 Psychology Lens: REICITUR, praemia non congruunt.\n"
+            "Porta III \u2014 Mathematics Lens: INCERTUM, numeri desunt.\n")
+    assert read_gates(text, MUNGER_LENSES) == [(1, "PROCEED"), (2, "REJECT"), (3, "INCONCLUSIVE")]
+
+
+def test_latin_negated_pass_and_gate_noun_with_ordinal() -> None:
+    # "non probatur" is a REJECT, never the PROCEED of "probatur"; "porta secunda" names gate 2
+    text = ("De porta prima: Economics Lens probatur.\n\n"
+            "De porta secunda: non probatur, quia praepositi vendunt.\n")
+    assert read_gates(text, MUNGER_LENSES) == [(1, "PROCEED"), (2, "REJECT")]
