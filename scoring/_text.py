@@ -685,9 +685,10 @@ def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}]')  # unbounded: only run over text raw_decode accepted, where every string closes
 _TRAILING_COMMA = re.compile(r",(\s{0,200}[}\]])")
-_GATE_KEYS = ("name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label")
+_GATE_KEYS = ("name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label", "lens", "rule", "filter",
+              "screen", "pillar", "principle", "hurdle", "requirement")  # a card's own word for its gates names one too
 _NUMBER_KEYS = ("gate", "step", "gate_number", "number", "index", "id", "gate_id")
-_VERDICT_KEYS = ("verdict", "outcome", "result", "status", "decision", "gate_verdict")
+_VERDICT_KEYS = ("verdict", "outcome", "result", "status", "decision", "gate_verdict", "passes", "passed", "pass", "meets", "met")
 
 
 def json_gate_objects(text: str, start: int, end: int) -> list[Line]:

@@ -197,8 +197,12 @@ def _walk(node: JsonNode, parent_key: str | None = None, depth: int = 0) -> Iter
             yield from _walk(item, parent_key, depth + 1)
 
 
-_GATE_OBJECT_NAMES = frozenset({"name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label"})
-_GATE_OBJECT_VERDICTS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+#: Keys that name an object's criterion, with the words cards use for their own gates ("lens", "rule", "filter", "pillar"),
+#: and keys that hold its decision, pass flags included ("passes": false); kept equal to :mod:`ipb.scoring._text`'s.
+_GATE_OBJECT_NAMES = frozenset({"name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label", "lens",
+                                "rule", "filter", "screen", "pillar", "principle", "hurdle", "requirement"})
+_GATE_OBJECT_VERDICTS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict", "passes", "passed",
+                                   "pass", "meets", "met"})
 
 
 def _gate_object(node: JsonNode) -> bool:

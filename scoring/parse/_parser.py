@@ -42,6 +42,7 @@ from ipb.scoring.parse._final_words import outcomes_named
 from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_reading
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
+from ipb.scoring.parse._legend import _LegendMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._figure_bars import _FigureBarsMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
@@ -93,7 +94,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGatesMixin, _DescribedProseMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGatesMixin, _DescribedProseMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float,

@@ -16,6 +16,10 @@ from ipb.scoring.parse._state import _ParserState
 _VERDICT_HEADER = re.compile(r"(?:(?:gate|final|our|my)\s+)?(?:verdict|decision|outcome|result|conclusion|call)s?")
 _JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
 _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+#: A JSON object's own decision on its criterion: a verdict-like key or a pass flag, up to its value ('"result": "',
+#: '"passes": '). Linear: each run of spacing is possessive and the alternatives are literal words.
+_JSON_DECISION = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision|pass(?:es|ed)?|meets?|met)"'
+                            r'[ \t]*+:[ \t]*+"?[ \t]*+')
 
 
 @lru_cache(maxsize=8192)
@@ -53,6 +57,24 @@ class _VerdictCellsMixin(_ParserState):
             return line.key in _JSON_VERDICT_KEYS
         label = normalize(self.masked[line.label[0] : line.label[1]])
         return bool(_FIELD_VERDICT.match(label)) and hit.start - line.label[1] <= 12
+
+    def _json_decided_elsewhere(self, line: Line, hit: _Hit) -> bool:
+        """Whether ``hit`` is a word of a JSON gate object's free text ("evidence", "notes", "observed") while the object
+        states its own decision in a verdict field or a pass flag ('"result": "FAIL"', '"passes": false'): the decision
+        is the object's verdict, and a word in its evidence ("pay passes muster, but ...") never outranks it."""
+        if line.kind != "json" or line.key != "object":
+            return False
+        cache: dict[int, tuple[frozenset[int], bool]] = self.__dict__.setdefault("json_decisions", {})
+        known = cache.get(line.start)
+        if known is None:  # once per object: its decision values, and whether one of them holds a committed word
+            starts: dict[int, _Hit] = self.__dict__.get("hit_starts") or {}
+            if not starts:
+                starts = {h.start: h for h in self.hits}
+                self.__dict__["hit_starts"] = starts
+            values = frozenset(m.end() for m in _JSON_DECISION.finditer(self.masked, line.start, line.end))
+            decided = any(v in starts and self._level(starts[v]) >= vw.COMMITTED for v in values)  # type: ignore[attr-defined]
+            known = cache[line.start] = (values, decided)
+        return known[1] and hit.start not in known[0]
 
     def _verdict_cell(self, line: Line, hit: _Hit) -> bool:
         for s, e in line.cells:

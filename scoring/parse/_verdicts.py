@@ -376,6 +376,8 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
                 level = 4
             elif not hit.derived and _GATE_SUBJECT.search(self.low, max(self.units[hit.unit].start, hit.start - 40), hit.start):
                 level = 4  # "this gate FAILS", "the test is a PROCEED"
+        if level > vw.HEDGED and self._json_decided_elsewhere(line, hit):
+            level = vw.HEDGED  # '{"evidence": "pay passes muster ...", "result": "FAIL"}': the object's own field decides
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived, not told)
