@@ -162,9 +162,7 @@ def test_a_sector_move_to_financials_draws_its_price_inside_the_rule():
         if facts["business_model"] in ("banking", "insurance") and facts["net_income"] <= 0:
             financials += 1
             assert facts["ev_to_arr"] <= Decimal("2.5"), facts
-    # s58fill: 20 -> 10 (12 measured): with --near-duplicates fill the default, a sector item within a visible step of
-    # an earlier one is refused, so fewer of the 300 are financials earning nothing
-    assert financials >= 10, financials
+    assert financials >= 20, financials
 
 
 def test_grahams_first_base_is_priced_as_its_date():
