@@ -514,9 +514,13 @@ run (bfcf65a1...), defer 7ea4f0df.... l8-three-investors and marks-defaults are 
 Merged (stop 58 integration): the three changes above together. s58fill's C10 rule is applied inside the
 live-anchor draw too (an episode value is neither live nor counted among an input's choices in ``_live_sets``),
 so both laws hold at once; each branch reproduced its own old digests, and the digests below are those of the
-merged tree: buffett-bench-recipes f62f6717... (default and ``--no-near-duplicates`` still byte for byte the same),
-defer a74583a0..., l8-three-investors d66311ff... (s58speedgen2's: C10 changes none of its lines), marks-defaults
-6933b9c0... (s58fill's: the card is not screened). ``ipb verify`` passes every item of each, and no undated item of
+merged tree: buffett-bench-recipes fill f62f6717... (byte for byte the ``--no-near-duplicates`` run), defer
+a74583a0..., l8-three-investors d66311ff... (s58speedgen2's: C10 changes none of its lines), marks-defaults fill
+6933b9c0... (s58fill's: the card is not screened), defer b23f1429... (unchanged since s53dup).
+Changed back at the merge (stop 58): the default near-duplicate mode is ``defer`` again, not ``fill``.
+``bench/perturb.py --sizes 10000 --baseline 87449cc4`` measured the merged tree with fill the default at 316.7 s of
+process CPU to generate 10,000 bench items against 16.6 s: fill hunts past the near duplicates that are about half
+of such a run. The RUNS pins are the defer digests above; fill's are pinned by ``test_fill_mode_keeps_the_s58fill_bytes``. ``ipb verify`` passes every item of each, and no undated item of
 the merged runs names the pandemic shock (the one that does is a temporal item dated 2020-03-23).
 """
 
@@ -536,9 +540,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"),
+                              "a74583a01519f2d9213e47cc4240561a8fcba9919fe2244c6e183cf4ad65b5e1"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa"),
+                       "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "d66311ff2c983f143fc0e4500fd17ad52f1247bc438510c92003cb12ac9d1040"),
 }
@@ -564,15 +568,14 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
     assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
 
 
-def test_defer_mode_keeps_the_s53dup_bytes(tmp_path):
-    # --near-duplicates defer, the default before s58fill: the pins these runs had under it (buffett-bench-recipes's
-    # since the C10 anchor rule and the live-anchor draw (merged, stop 58); 7ea4f0df... with C10 alone, 5d270507...
-    # before both)
-    for name, digest in (("buffett-bench-recipes", "a74583a01519f2d9213e47cc4240561a8fcba9919fe2244c6e183cf4ad65b5e1"),
-                         ("marks-defaults", "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca")):
+def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
+    # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
+    # defer's CPU at 10,000 bench items): the merged tree's pins of these runs under fill
+    for name, digest in (("buffett-bench-recipes", "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"),
+                         ("marks-defaults", "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
-        write_items(out, replace(_job(cards, base, seed, ops), near="defer"), n)
+        write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)
         assert hashlib.sha256(out.read_bytes()).hexdigest() == digest, name
 
 
