@@ -129,10 +129,8 @@ POOL_MIN = 512
 #: Near duplicates rebuilt per call of the pool's ``lines`` in the second pass (bounds the pairs listed at once).
 REPLAY_CHUNK = 4096
 #: How a run without --near-duplicates (or --no-near-duplicates) or --balance treats a near duplicate (issue 18 item 4):
-#: "defer" (s53dup, the default) takes it at once as an item and writes it last; "fill" (s57era, --near-duplicates
-#: fill) refuses it while a recipe can still make visibly new items and writes one only to make up N. fill was made the
-#: default by s58fill and put back at the stop-58 merge: on the bench card it took 316.7 s of CPU for 10,000 items
-#: against 16.6 s (bench/perturb.py), hunting past the near duplicates that are half of such a run.
+#: "defer" (s53dup) writes it last; "fill" (s57era) writes one only to make up N. fill was the default for part of
+#: stop 58: 316.7 s of CPU for 10,000 bench items against 16.6 s (bench/perturb.py; docs/perturbation.md).
 DEFAULT_NEAR = "defer"
 _NEW, _NEAR = 1, 2  # GenerationRun._novel: a new scenario, visibly new or within a visible step of its recipe's
 #: With balance, each recipe's pool grows to this many times its share,

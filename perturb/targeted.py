@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from decimal import Decimal
-from itertools import combinations
-from math import comb
 from typing import Any, Callable, Mapping, Sequence
 
 from ipb.errors import PerturbError
@@ -119,8 +117,6 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         labels = Counter(label for r in frame.regimes.regimes for label in set(r.labels))
         names = {r.labels[0] for r in frame.regimes.regimes if r.labels and labels[r.labels[0]] == 1}
         episodes = frame.memo["episode_values"] = {n: names for n in regime_inputs(frame)}
-    if isinstance(dead, _Screen):  # the run's base is screened: draw among the moves the screen keeps alive
-        return _live_anchor(frame, facts, rng, kept, dead, wide, (pool, numeric), position, day, episodes)
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
@@ -181,118 +177,6 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                 continue
         return moved, changed
     return {}, []
-
-
-def _live_anchor(frame: Frame, facts: Mapping[str, Any], rng: random.Random, kept: tuple[str, ...],
-                 screen: "_Screen", wide: bool, plan: tuple[Sequence[str], Sequence[str]],
-                 position: Mapping[str, int], day: Any, episodes: Mapping[str, set[Any]]
-                 ) -> tuple[dict[str, Any] | None, list[str]]:
-    """:func:`_anchor` from a screened base: an anchor drawn among those the screen keeps alive, with the law
-    the unscreened draw has once the screened draws are dropped; ``(None, [])`` when it keeps none.
-
-    s58speedgen2 (issue 18 item 7): the screen dropped 16.5 of the 19 anchors a bench item drew, each drawn in
-    full (inputs, values, a screen call per move) before it was dropped. Now a draw is dropped at the chance
-    the screen would drop it (one random number), and a kept one draws its inputs at once by their weight
-    (:func:`_live_sets`: the chance the unscreened draw picks them times the chance each drawn value is live)
-    and each value uniformly among its live ones (:meth:`_Screen.live`): the law of the unscreened draw
-    and its screen, without drawing what is dropped. Constraints are repaired as before.
-    """
-    sets, cum, live = _live_sets(frame, kept, screen, wide, plan, facts, position, episodes)
-    if not sets:
-        return None, []
-    for _ in range(ANCHOR_DRAWS):
-        # the unscreened draw is dropped with the chance that some value it draws is dead (1 - the sum of the
-        # weights): one random number stands for that draw, so the kept inputs and the count of screened
-        # anchors (SCREENED_ANCHORS) keep their law (a kept input whose pool has few live moves is rarely searched)
-        if rng.random() >= cum[-1]:
-            return None, []
-        changed = list(rng.choices(sets, cum_weights=cum)[0])
-        moved = dict(facts)
-        moved.update((name, rng.choice(live[name])) for name in changed)
-        if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
-            _repair(frame, facts, moved, changed, kept, rng, day)
-            if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
-                continue
-        return moved, changed
-    return {}, []
-
-
-def _live_sets(frame: Frame, kept: tuple[str, ...], screen: "_Screen", wide: bool,
-               plan: tuple[Sequence[str], Sequence[str]], facts: Mapping[str, Any], position: Mapping[str, int],
-               episodes: Mapping[str, set[Any]] | None = None
-               ) -> tuple[list[tuple[str, ...]], list[float], dict[str, tuple[Any, ...]]]:
-    """The input sets an anchor of :func:`_anchor` may move (in input order), the running sum of their weights
-    and each input's live values, per screen, kept inputs and ``wide``.
-
-    A set's weight is the chance the unscreened draw picks it (one ranged number uniformly, then 1 to
-    ``ANCHOR_INPUTS - 1`` others, the count and then the sample uniform; ``wide``: a sample of bool or category
-    inputs only keeps its first and adds a second number) times the chance that every value it draws is live
-    (``live / choices`` an input; the ``wide`` second number has ``LIVE_DRAWS`` tries). Sets of weight 0 are
-    left out. Example (test_perturb_live_anchor_s58): numeric ``a`` (2 of 4 values live) and ``b`` (1 of 4), a
-    bool ``c`` (1 of 1), not wide: {a, b} weighs 1/32 (a first, then b alone: 1/2 * 1/2 * 1/2, times 2/4 * 1/4;
-    as much with b first), {a, c} 1/16, {b, c} 1/32, {a, b, c} 1/16 (1/2 * 1/2 * 2/4 * 1/4, twice); an
-    unscreened draw is kept with the chance 3/16, the sum.
-    """
-    key = ("sets", kept, wide)
-    held = screen.held.get(key)
-    if held is not None:
-        return held  # type: ignore[return-value]
-    pool, numeric = plan
-    live: dict[str, tuple[Any, ...]] = {}
-    weight: dict[str, float] = {}
-    for name in pool:
-        live[name] = screen.live(name, facts.get(name))
-        way = _draw_way(frame, name, facts.get(name))
-        if way[0]:
-            choices = way[2]
-        elif episodes and name in episodes:  # s58fill's C10 rule, as :func:`_anchor` draws: no dated episode
-            choices = sum(v not in episodes[name] for v in way[1])
-            live[name] = tuple(v for v in live[name] if v not in episodes[name])
-        else:
-            choices = len(way[1])
-        weight[name] = len(live[name]) / choices if choices > 0 else 0.0
-    second_weight = {n: 1 - (1 - weight[n]) ** LIVE_DRAWS for n in numeric}
-    rests = _anchor_rests(frame, kept, tuple(pool))
-    numeric_rests = _anchor_rests(frame, kept, tuple(numeric)) if wide else {}
-    total: dict[tuple[str, ...], float] = {}
-
-    def add(names: Sequence[str], w: float) -> None:
-        if w > 0:
-            ordered = tuple(sorted(names, key=position.__getitem__))
-            total[ordered] = total.get(ordered, 0.0) + w
-
-    firsts: list[str | None] = list(numeric) or [None]
-    for first in firsts:
-        p = 1 / len(numeric) if numeric else 1.0
-        w_first = weight[first] if first is not None else 1.0
-        rest = rests[first]
-        head = [first] if first is not None else []
-        if not rest:
-            add(head, p * w_first)
-            continue
-        top = max(1, min(ANCHOR_INPUTS - len(head), len(rest)))
-        for extra in range(1, top + 1):
-            p_set = p / top / comb(len(rest), extra)
-            for picked in combinations(rest, extra):
-                w = p_set * w_first
-                seconds = numeric_rests.get(first) if first is not None else None
-                if seconds and not any(n in frame.grids for n in picked):
-                    for one in picked:  # the sample's first element (each equally likely) and a second number
-                        for second in seconds:
-                            add([*head, one, second],
-                                w / len(picked) / len(seconds) * weight[one] * second_weight[second])
-                    continue
-                for n in picked:
-                    w *= weight[n]
-                add(head + list(picked), w)
-    sets = list(total)
-    cum: list[float] = []
-    running = 0.0
-    for s in sets:
-        running += total[s]
-        cum.append(running)
-    held = screen.held[key] = (sets, cum, live)
-    return held  # type: ignore[return-value]
 
 
 def _off_era(frame: Frame, facts: Mapping[str, Any], day: Any) -> bool:
@@ -414,12 +298,8 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str],
     """
     held = frame.memo.get("dead_moves")
     key = (tuple(facts.items()), tuple(names), scenario.as_of if scenario is not None else None, scenario is None)
-    if held is None or held[0] != key:
-        held = frame.memo["dead_moves"] = (key, {}, {})
-    elif len(held[1]) >= DEAD_MEMO_LIMIT:
-        # the moves start again; the live values (:meth:`_Screen.live`, one tuple an input) are kept: a card with
-        # fine grids asks more moves than the limit to list them (Graham's seven tests: about 16,000)
-        held[1].clear()
+    if held is None or held[0] != key or len(held[1]) >= DEAD_MEMO_LIMIT:
+        held = frame.memo["dead_moves"] = (key, {})
     memo: dict[Any, bool] = held[1]
 
     def dead(name: str, value: Any) -> bool:
@@ -445,38 +325,7 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str],
                               for other in names if other != name))
         return found
 
-    return _Screen(dead, frame, held[2])
-
-
-class _Screen:
-    """The dead-move screen of one base (:func:`_dead_move`): called as ``dead(name, value)``, and
-    :meth:`live` lists the values of an input that it keeps alive, so :func:`_anchor` draws among those only."""
-
-    __slots__ = ("dead", "frame", "held")
-
-    def __init__(self, dead: Callable[[str, Any], bool], frame: Frame, held: dict[Any, tuple[Any, ...]]) -> None:
-        self.dead = dead
-        self.frame = frame
-        self.held = held  # (name, type, current value) -> its live values, beside the screen's memo of moves
-
-    def __call__(self, name: str, value: Any) -> bool:
-        return self.dead(name, value)
-
-    def live(self, name: str, current: Any) -> tuple[Any, ...]:
-        """The values :func:`_anchor` could draw for ``name`` from ``current`` (:func:`_draw_way`: the grid
-        values other than ``current`` in grid order, or the other bool or category values in declared order)
-        that the screen does not call dead; remembered with the screen's memo (a pure function of the base)."""
-        k = (name, current.__class__, current)
-        found = self.held.get(k)
-        if found is None:
-            way = _draw_way(self.frame, name, current)
-            if way[0]:
-                _, grid, _, skip = way
-                values: Any = (grid.value(i) for i in range(grid.count) if i != skip)
-            else:
-                values = way[1]
-            found = self.held[k] = tuple(v for v in values if not self.dead(name, v))
-        return found
+    return dead
 
 
 def _base_flips(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> bool:

@@ -484,16 +484,6 @@ starts at 0% (was -5%). l8-three-investors: the old digest 30006a16... was repro
 re-pinning; every line's card content hash, ``ipb-cards/`` source and condition-C key differ; 82 of 90 items keep id,
 scenario and gold; 8 differ (7 draw another sustainable growth, one of them was -3.5%, and one of the 7 two other
 values; 1 another discounted growth); mix 22/22/21/21/4 unchanged. The other pins are unchanged.
-Changed deliberately (issue 18 item 7, branch s58speedgen2: flip anchors drawn among live moves): from a screened
-base ``ipb.perturb.targeted._anchor`` drops a draw at the chance the dead-move screen would (one random number) and
-draws a kept anchor's inputs and values among the live moves (``_live_sets``, ``_Screen.live``), the law of the
-old draw-then-screen; the random numbers differ, so the flips do. The old digests (5d270507..., d2b7af08...,
-ec99e2e2...; marks-defaults b23f1429...) were reproduced from the previous perturb/targeted.py before re-pinning.
-buffett-bench-recipes: the 161 metric, sector and temporal lines are unchanged; of 79 flips 1 is the same, 78
-others; mix 79/79/3/79 unchanged; verdicts DECLINE/INCONCLUSIVE/INVEST 151/9/80 -> 148/9/83 (flips 4/0/75 ->
-1/0/78). ``--no-near-duplicates``: the same 161 non-flip lines, verdicts 154/6/80 -> 152/6/82.
-l8-three-investors: the 69 non-flip lines unchanged, 1 of 21 flips the same; mix 22/22/21/21/4 unchanged.
-marks-defaults (4 inputs: not screened) is unchanged. ``ipb verify`` passes every item of each.
 Changed deliberately (issue 18 item 4, branch s58fill): the default near-duplicate mode is ``fill`` (s57era), no
 longer ``defer``: a recipe hunts past near duplicates for visibly new items, keeps each aside and writes only as
 many as N still needs. The old digests (5d270507... and b23f1429...) were reproduced first with
@@ -511,17 +501,14 @@ buffett-bench-recipes: 14 of its 79 flip items stated pandemic shock, now none (
 generic regime); 203 of 240 ids kept (37 flip items drawn again), mix 79/79/3/79 unchanged, verdicts
 DECLINE/INVEST/INCONCLUSIVE 154/80/6 -> 153/81/6; the default is still byte for byte the ``--no-near-duplicates``
 run (bfcf65a1...), defer 7ea4f0df.... l8-three-investors and marks-defaults are unchanged.
-Merged (stop 58 integration): the three changes above together. s58fill's C10 rule is applied inside the
-live-anchor draw too (an episode value is neither live nor counted among an input's choices in ``_live_sets``),
-so both laws hold at once; each branch reproduced its own old digests, and the digests below are those of the
-merged tree: buffett-bench-recipes fill f62f6717... (byte for byte the ``--no-near-duplicates`` run), defer
-a74583a0..., l8-three-investors d66311ff... (s58speedgen2's: C10 changes none of its lines), marks-defaults fill
-6933b9c0... (s58fill's: the card is not screened), defer b23f1429... (unchanged since s53dup).
-Changed back at the merge (stop 58): the default near-duplicate mode is ``defer`` again, not ``fill``.
+Changed back at the stop-58 merge: the default near-duplicate mode is ``defer`` again, not ``fill``.
 ``bench/perturb.py --sizes 10000 --baseline 87449cc4`` measured the merged tree with fill the default at 316.7 s of
 process CPU to generate 10,000 bench items against 16.6 s: fill hunts past the near duplicates that are about half
-of such a run. The RUNS pins are the defer digests above; fill's are pinned by ``test_fill_mode_keeps_the_s58fill_bytes``. ``ipb verify`` passes every item of each, and no undated item of
-the merged runs names the pandemic shock (the one that does is a temporal item dated 2020-03-23).
+of such a run. The RUNS pins are defer's: buffett-bench-recipes 7ea4f0df... (s58fill's defer pin with the C10
+rule), marks-defaults b23f1429... and l8-three-investors d2b7af08... (both as before this stop); fill's are pinned
+by ``test_fill_mode_keeps_the_s58fill_bytes`` (bfcf65a1..., byte for byte the ``--no-near-duplicates`` run, and
+6933b9c0...). s58speedgen2's live-anchor draw was merged and taken out again (docs/perturbation.md says why), so
+its pins are not here.
 """
 
 from __future__ import annotations
@@ -540,11 +527,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "a74583a01519f2d9213e47cc4240561a8fcba9919fe2244c6e183cf4ad65b5e1"),
+                              "7ea4f0df6c114543ae52303058f3b78304f58a77fdb8306356331b1077b6e025"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d66311ff2c983f143fc0e4500fd17ad52f1247bc438510c92003cb12ac9d1040"),
+                           7, "", 90, "d2b7af086ba30ec1a53311adb766334c1b75f4699c647a1cda2c61ee2a7bd76b"),
 }
 
 
@@ -570,8 +557,8 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
-    # defer's CPU at 10,000 bench items): the merged tree's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"),
+    # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
+    for name, digest in (("buffett-bench-recipes", "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"),
                          ("marks-defaults", "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
@@ -585,4 +572,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "f62f67174424744fa7545151313776a0552eb0e77f5779df0fb1625c7d22a478"
+        "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"

@@ -182,11 +182,9 @@ import ipb.perturb.generation as gen  # noqa: E402
 from ipb.perturb import Job, generate  # noqa: E402
 
 MARKS = "marks_market_cycle_positioning"
-# Buffett's 173 became 177 with s58fill's C10 anchor rule (no anchor sets the regime to pandemic shock: other flips),
-# then 172 with s58speedgen2's live-anchor draw (other random numbers for the flips, the same law), which also moves
-# Lynch's 226 to 227 (its base is screened too); Marks's card is not screened and keeps its counts
-NEAR_RUNS = [("buffett_acquisition_checklist", "ipb_p_011_base.yaml", 172, 0),
-             (LYNCH, "invest_stalwart_below_normal_pe.yaml", 227, 0),
+# Buffett's 173 became 177 with s58fill's C10 anchor rule (no anchor sets the regime to pandemic shock: other flips)
+NEAR_RUNS = [("buffett_acquisition_checklist", "ipb_p_011_base.yaml", 177, 0),
+             (LYNCH, "invest_stalwart_below_normal_pe.yaml", 226, 0),
              (MARKS, "hot_defensive_2007.yaml", 870, 882)]
 
 
