@@ -47,12 +47,15 @@ def test_timed_run_writes_the_same_bytes_and_counts_every_attempt(tmp_path: Path
     assert timed_out.read_bytes() == plain_out.read_bytes()
     assert missing == [] and result.written == N and total > 0
     attempts = sum(r.attempts for r in result.recipes)
-    # s53dup: a near duplicate is put off and its scenario derived once more when it is rebuilt after the visibly new
-    # items (from its (recipe, attempt), not a new attempt): at N = 300, 395 attempts and 27 rebuilds, 422 derivations
-    rebuilt = sum(r.near_admitted for r in result.recipes)
+    # s53dup put a near duplicate off and derived its scenario once more to rebuild it after the visibly new items;
+    # since s58speedgen its line is built once, in its attempt, and spooled (perturb/_spool.py), so every scenario is
+    # derived exactly once an attempt even though the run writes near duplicates (at N = 300: 396 attempts, 28 near
+    # duplicates written last, 396 derivations, where 424 were made before)
+    deferred = sum(r.near_admitted for r in result.recipes)
+    assert deferred > 0  # the run does write near duplicates, so a rebuild would show in the counts below
     assert spent["attempt (all below)"][1] == attempts
-    assert spent["scenario: seed rng + operators"][1] == attempts + rebuilt
-    assert spent["  seed random.Random(str)"][1] == attempts + rebuilt
+    assert spent["scenario: seed rng + operators"][1] == attempts
+    assert spent["  seed random.Random(str)"][1] == attempts
     assert spent["build_item (all below)"][1] == N == spent["serialise (dumps_item)"][1]
     assert spent["write_items (whole run)"][1] == 1
     for label in ("  op metric", "  op sector", "  op flip (all below)", "    flip: draw anchor"):
