@@ -214,8 +214,11 @@ def reachability(pairs: Sequence[dict[str, Any]], embedder: Any) -> dict[int, st
         text = PROBE.format(label=p["label"])
         lexical = parse_response(text, card, embedder=False)
         # a label read by the card's vocabulary ("vocabulary", scoring/parse/_vocabulary.py) is read so only when no
-        # embedder is given: with one, it still reaches the embedding fallback (checked below), so it still probes the cut-off
-        if lexical.gates and lexical.gates[0].how != "vocabulary":
+        # embedder is given: with one, it still reaches the embedding fallback (checked below), so it still probes the cut-off.
+        # A label read by a gate's key noun ("term": grammar/gate_terms.yaml, as a title or, s58prose, in running prose) is
+        # read so by a second reading parse_response runs only after the first one, which embeds the label, found too few
+        # gates: it too reaches the embedder first (checked below)
+        if lexical.gates and lexical.gates[0].how not in ("vocabulary", "term"):
             g = lexical.gates[0]
             problems[k] = f"matched lexically: gate {g.gate} by {g.how}"
             continue

@@ -80,6 +80,10 @@ def legend_marks(text: str) -> tuple[dict[str, str], list[Span]]:
 class _LegendMixin(_ParserState):
     """Reads a table's cells through its key line (see the module doc)."""
 
+    masked: str
+    hits: list[_Hit]
+    unit_hits: dict[int, list[_Hit]]
+
     def _find_hits(self) -> None:
         super()._find_hits()  # type: ignore[misc]
         if "=" not in self.masked or not any(line.kind == "table" for line in self.lines):
