@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Iterator, Mapping, Union
 
 __all__ = ["MultipleBound", "RatioCondition", "When", "ratio_anachronisms", "ratio_outside", "read_conditions",
            "read_ratios", "row_start"]
@@ -217,19 +217,11 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
     []
     """
     found: list[tuple[int, str]] = []
-    get = facts.get
-    for numerator, rows in _dated(multiples, year):
-        top = get(numerator)
-        if not isinstance(top, Decimal):
-            continue
-        for i, m, _, _ in rows:
-            bottom = get(m.of[1])
-            if not isinstance(bottom, Decimal) or bottom <= 0 or not m.holds_for(facts):
-                continue
-            why = _quotient_outside(m, top, bottom, year) if memo else m.outside(f"{m.of[0]} / {m.of[1]}",
-                                                                                     top / bottom, year)
-            if why is not None:
-                found.append((i, why))
+    for i, m, _, _, top, bottom in _stated_quotients(multiples, facts, year):
+        why = _quotient_outside(m, top, bottom, year) if memo else m.outside(f"{m.of[0]} / {m.of[1]}",
+                                                                                 top / bottom, year)
+        if why is not None:
+            found.append((i, why))
     if len(found) > 1:
         found.sort()  # in the order of ``multiples`` (the groups by numerator interleave)
     return [why for _, why in found]
@@ -279,19 +271,37 @@ def ratio_outside(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any]
     >>> ratio_outside((g,), {"price_per_share": Decimal(1), "eps_3yr_avg": Decimal(0)}, 1973)  # no quotient of a loss
     False
     """
+    for _, _, most, least, top, bottom in _stated_quotients(multiples, facts, year):
+        value = top / bottom
+        if (most is not None and value > most) or (least is not None and value < least):
+            return True
+    return False
+
+
+def _stated_quotients(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When
+                      ) -> Iterator[tuple[int, MultipleBound, Decimal | None, Decimal | None, Decimal, Decimal]]:
+    """The quotient bounds of ``multiples`` with a limit on ``year`` that ``facts`` can be held to: each as (its place
+    in ``multiples``, the bound, its highest and lowest multiple then, the stated numerator, the stated denominator),
+    in the order of :func:`_dated`. A bound counts when both its inputs are stated as numbers, its denominator is
+    above zero (a loss has no P/E) and its conditions hold; both inputs are read before the conditions (s58speedver),
+    and a numerator that is not stated passes all of its bounds at once. The one walk that :func:`ratio_anachronisms`
+    and :func:`ratio_outside` share.
+
+    >>> pe = MultipleBound("a", "p/e", (), (), ((1973, Decimal(4)),), ("p", "e"))
+    >>> pb = MultipleBound("b", "p/b", (), ((1974, Decimal(2)),), (), ("p", "b"))
+    >>> [(i, m.id, top, bottom) for i, m, _, _, top, bottom in
+    ...  _stated_quotients((pe, pb), {"p": Decimal(9), "e": Decimal(-1), "b": Decimal(3)}, 1975)]
+    [(1, 'b', Decimal('9'), Decimal('3'))]
+    """
     get = facts.get
     for numerator, rows in _dated(multiples, year):
-        top = get(numerator)  # s58speedver: both inputs stated before the conditions are read
+        top = get(numerator)
         if not isinstance(top, Decimal):
             continue
-        for _, m, most, least in rows:
+        for i, m, most, least in rows:
             bottom = get(m.of[1])
-            if not isinstance(bottom, Decimal) or bottom <= 0 or not m.holds_for(facts):
-                continue
-            value = top / bottom
-            if (most is not None and value > most) or (least is not None and value < least):
-                return True
-    return False
+            if isinstance(bottom, Decimal) and bottom > 0 and m.holds_for(facts):
+                yield i, m, most, least, top, bottom
 
 
 def _dated(multiples: tuple[MultipleBound, ...], year: When
