@@ -346,7 +346,7 @@ def file_kind(mode: int) -> str:
             "a socket" if stat.S_ISSOCK(mode) else "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file")
 
 
-def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
+def clean_stale(target: Path, *, now: float | None = None, unlocked_after: float = UNLOCKED_AFTER_S) -> list[str]:
     """Remove temporary files (``.NAME.XXXXXXXX.tmp``/``.old``) that an interrupted write of ``target`` left.
 
     Files older than :data:`STALE_AFTER_S` go. So does a ``.tmp`` file older
@@ -354,6 +354,9 @@ def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
     holds an exclusive ``flock`` on its temporary file until it is renamed,
     so an unlocked one belongs to a writer that was killed (SIGKILL, the
     OOM killer, Ray's own exit) and a rerun removes it at once (issue 20).
+    A caller that holds the target's output lock passes ``now`` = the time
+    it started and ``unlocked_after=0``: every unlocked ``.tmp`` file
+    modified before then is a killed run's (s59 new user F-C10).
     Returns the names removed.
     """
     folder = target.parent if str(target.parent) else Path(".")
@@ -366,7 +369,7 @@ def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
                 if not stat.S_ISREG(info.st_mode) or str(leftover) in _HELD:
                     continue
                 age = now - info.st_mtime
-                if age > STALE_AFTER_S or (leftover.suffix == ".tmp" and age > UNLOCKED_AFTER_S
+                if age > STALE_AFTER_S or (leftover.suffix == ".tmp" and age > unlocked_after
                                            and _unlocked(leftover)):
                     os.unlink(leftover)
                     removed.append(leftover.name)

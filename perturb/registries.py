@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
@@ -506,8 +507,9 @@ def _read(path: str | Path | None, text: str | None, bundled: str) -> YamlDoc:
 
 @lru_cache(maxsize=1)
 def bundled_sectors() -> SectorRegistry:
-    """The bundled sector registry (read once)."""
-    return load_sectors()
+    """The bundled sector registry (read once), named ``frameworks/sectors.yaml`` in messages and reports, not by
+    the install path (s59 new user F-C12: a run's ``--report`` carried "/work/.../frameworks/sectors.yaml")."""
+    return replace(load_sectors(), file="frameworks/sectors.yaml")
 
 
 @data_file_validator("regimes.yaml")
@@ -526,5 +528,5 @@ def validate_regimes_file(path: Path) -> list[IpbError]:
 
 @lru_cache(maxsize=1)
 def bundled_regimes() -> RegimeRegistry:
-    """The bundled regime registry (read once)."""
-    return load_regimes()
+    """The bundled regime registry (read once), named ``frameworks/regimes.yaml`` as :func:`bundled_sectors`."""
+    return replace(load_regimes(), file="frameworks/regimes.yaml")

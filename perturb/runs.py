@@ -160,8 +160,35 @@ class Generation:
             return None
         short = [f"{r.recipe} {r.items} of {r.share}" + (" (exhausted)" if r.exhausted else "")
                  for r in self.recipes if r is not top and r.items < r.share]
+        if not short:  # s59 new user F-C8: every share met is what was asked (--mix flip=0.9 or --n 1), no warning
+            return None
         return (f"WARNING: {top.recipe} made {top.items} of {self.written} items ({top.items / self.written:.0%}); "
-                f"short of their shares: {', '.join(short) or 'none'}")
+                f"short of their shares: {', '.join(short)}")
+
+    def mix_shortfalls(self) -> list[RecipeReport]:
+        """The recipes that made fewer items than their share: the asked proportion of N, rounded to whole items
+        (:func:`ipb.perturb.shares.weighted_shares`), so a recipe that made its share met the proportion asked
+        within the rounding of N."""
+        return [r for r in self.recipes if r.items < r.share]
+
+    def strict_mix_error(self) -> str | None:
+        """``--strict-mix``'s message when some recipe made fewer items than its share, naming every recipe's asked
+        and made counts (and why a short one stopped); None when every share was met."""
+        if not self.mix_shortfalls():
+            return None
+        parts = []
+        for r in self.recipes:
+            part = f"{r.recipe} asked {r.share}, made {r.items}"
+            if r.items < r.share:
+                why = next((e for e in r.errors if e.startswith("not applicable")), None)
+                part += " (short" + (f"; {why}" if why else "; exhausted" if r.exhausted else "") + ")"
+            parts.append(part)
+        return ("--strict-mix: the mix was not met (" + "; ".join(parts) + "); no items file written: --out (and "
+                "--report) left as they were")
+
+    def _too_few_for_every_verdict(self) -> bool:
+        """Fewer items than verdicts the card can give: some verdict is missing by construction (--n 1)."""
+        return 0 < self.written < len(self.possible) and not self.per_card
 
     def summary(self) -> str:
         """A few lines for people: counts per verdict and recipe, evenness, shortfall."""
@@ -170,11 +197,15 @@ class Generation:
             verdicts = f"{len(self.verdicts)} combination(s) of {len(per_card)} cards' verdicts, below"
         else:
             verdicts = ", ".join(f"{v} {c}" for v, c in sorted(self.verdicts.items()))
+        small = self._too_few_for_every_verdict()
+        # s59 new user F-C8: --n 1 said "evenness 0.00" and "never produced: PASS", a warning about what was asked
+        even = (f"evenness not measured: {self.written} item(s) for the card's {len(self.possible)} verdicts" if small
+                else f"evenness {self.evenness:.2f}")
         text = [f"{self.written} of {self.requested} items; verdicts: {verdicts or 'none'}"
-                f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
+                f" ({even}{', balanced' if self.balance else ''})"]
         if per_card:
             text.extend(f"  {c:>{len(str(self.written))}} x {v}" for v, c in sorted(self.verdicts.items()))
-        if self.missing:
+        if self.missing and not small:
             text.append(f"never produced: {', '.join(self.missing)}"
                         + (f" ({self.missing_why})" if self.missing_why else ""))
         for card, counts in per_card.items():

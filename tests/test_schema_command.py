@@ -19,7 +19,7 @@ from ipb.cli import app
 from ipb.engine.registry import bundled_card_paths, bundled_scenario_paths
 
 runner = CliRunner()
-NAMES = ["card", "scenario", "item", "response", "score_record", "summary"]
+NAMES = ["card", "scenario", "item", "response", "score_record", "summary", "perturb_report"]
 
 
 def _write(tmp_path: Path) -> tuple[Path, str]:

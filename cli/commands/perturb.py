@@ -3,7 +3,7 @@
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
                 [--min-changed K] [--near-duplicates fill|defer|strict] [--balance] [--fm6-probe]
-                [--allow-short] [--workers W]
+                [--allow-short] [--strict-mix] [--progress/--no-progress] [--workers W]
                 [--cards DIR ...] [--backend local|ray [--ray-address ADDR]] --out ITEMS.jsonl
                 [--report REPORT.json]
 
@@ -27,6 +27,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
@@ -37,8 +39,8 @@ from ipb._files import output_lock, staged_outputs
 from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
-from ipb.perturb.generation import (DEFAULT_NEAR, MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes,
-                                    write_items)
+from ipb.perturb._progress import RunProgress
+from ipb.perturb.generation import DEFAULT_NEAR, MAX_ITEMS, GenerationRun, Job, count_above_cap, parse_mix, parse_recipes
 from ipb.perturb.runs import near_mode
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.operators import get_operator, operator_names
@@ -74,6 +76,8 @@ def perturb(
     balance: bool = typer.Option(False, "--balance", help="Spread the final verdicts as evenly as the card allows, and say how even."),
     fm6_probe: bool = typer.Option(False, "--fm6-probe", help="Allow dates outside the framework vintage; such items are marked as FM-6 probes."),
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
+    strict_mix: bool = typer.Option(False, "--strict-mix", help="Exit 1 when any recipe made fewer items than its share of N (its --mix proportion, or its even share, rounded to whole items), naming each recipe's asked and made counts; nothing is written then (an old --out and --report stay as they were). Without it a short recipe is a WARNING and the others make up its share."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Progress lines on stderr, every 10 s or every tenth of N (default: when stderr is a terminal); the items file and the summary do not change."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts that some gate, computed value or constraint reads (a context label such as a sector no gate reads, or a new date, does not count; the date does in --fm6-probe runs)."),
     near: Optional[NearMode] = typer.Option(None, "--near-duplicates", help="How items within a visible step of another item of the same recipe are treated (docs/perturbation.md, \"Near duplicates\"). defer (the default): take each as it comes and write them all after the visibly new items; fill: hunt past them for visibly new items, and write only as many of them as N still needs, after the others (on a large run it can cost many times the CPU); strict: never write one, stop short when the visibly new items run out (or write them alone with --allow-short). With --balance only strict applies."),
@@ -92,6 +96,7 @@ def perturb(
     runs it holds a lock on ``.OUT.lock`` beside ``--out``; a second perturb
     naming the same ``--out`` meanwhile exits 1 at once, writing nothing.
     """
+    started = time.time()
     try:
         _at_least_one(workers, "--workers")
         too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
@@ -115,9 +120,19 @@ def perturb(
         for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
             if target is not None and not os.path.lexists(target.parent):
                 target.parent.mkdir(parents=True)
+        counter = RunProgress(n, sys.stderr if (sys.stderr.isatty() if progress is None else progress) else None)
         with output_lock(out_path):  # a second perturb to the same --out is refused while this one runs (s53break 5)
-            result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,
-                                              workers, ray_address)
+            _report_stale(out_path, report, started)
+            try:
+                result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,
+                                                  workers, ray_address, strict_mix, counter)
+            except KeyboardInterrupt:
+                _stopped(counter, "SIGINT (Ctrl-C)", out_path, report)
+                raise
+            except SystemExit as exc:  # SIGTERM / SIGHUP, made an exception by stop_on_terminate
+                if isinstance(exc.code, int) and exc.code > 128:
+                    _stopped(counter, _signal_name(exc.code - 128), out_path, report)
+                raise
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
@@ -131,32 +146,94 @@ def perturb(
 
 
 def _generate(job: Job, n: int, out_path: Path, paths: list[str], report: Optional[Path], backend: Backend,
-              balance: bool, allow_short: bool, workers: int, ray_address: Optional[str]) -> tuple[Any, Any, Any]:
+              balance: bool, allow_short: bool, workers: int, ray_address: Optional[str], strict_mix: bool = False,
+              counter: Optional[RunProgress] = None) -> tuple[Any, Any, Any]:
     """Generate and write the items, the card copies and the report: (result, Ray runner or None, its store or None).
 
     The items and the report are both written to temporary files first and renamed only once both are complete
     (:func:`ipb._files.staged_outputs`), so a failure while writing the report (a full disk) leaves the old
     ``--out`` and ``--report`` as they were (s57fixio; before, ``--out`` was renamed into place first). The card
     copies, named by their hash, are written before the renames.
+
+    With ``strict_mix`` a recipe short of its share raises before anything is put in place (s59 new user F-C8):
+    the items file is written completely or not at all. ``counter`` counts the item lines as they pass (progress
+    lines on stderr, :mod:`ipb.perturb._progress`); it does not change them.
     """
     store = runner = None
+    counter = counter if counter is not None else RunProgress(n, None)
     with staged_outputs() as stage:
         if backend is Backend.ray:
             from ipb.distributed.perturb import generate_ray
 
             result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
-                                          address=ray_address, stage=stage)
+                                          address=ray_address, stage=_CountedStage(stage, out_path, counter))
             store = runner.store
-        else:
-            result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short,
-                                 stage=stage)
+        else:  # ipb.perturb.generation.write_items, with the lines counted on their way to the file
+            run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short)
+            counter.put_off = run.spool.__len__
+            stage.lines(out_path, counter.wrap(run.lines()))
+            assert run.result is not None
+            result = run.result
+        failed = result.strict_mix_error() if strict_mix else None
+        if failed:
+            raise PerturbError(failed, rule="mix")
         for path in dict.fromkeys(paths):
             write_card_copy(compiled_card(path).card, out_path)
         if report is not None:
-            stage.lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
+            from ipb.perturb._report import report_document
+
+            stage.lines(report, [json.dumps(report_document(result, paths), indent=2, sort_keys=True)])
     if store is not None:
         store.remove()
     return result, runner, store
+
+
+class _CountedStage:
+    """A :class:`ipb._files.Staging` whose lines for ``out_path`` pass through ``counter`` (Ray runs' progress)."""
+
+    def __init__(self, stage: Any, out_path: Path, counter: RunProgress) -> None:
+        self._stage, self._out, self._counter = stage, out_path, counter
+
+    def lines(self, path: Any, lines: Any) -> None:
+        self._stage.lines(path, self._counter.wrap(lines) if str(path) == str(self._out) else lines)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stage, name)
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _stopped(counter: RunProgress, how: str, out_path: Path, report: Optional[Path]) -> None:
+    """One line on stderr when a run is stopped by a signal (s59 new user F-C9: ``timeout`` printed nothing)."""
+    said = [f"{path} " + ("kept as it was" if os.path.exists(path) else "not made")
+            for path in (out_path, report) if path is not None]
+    err.print(counter.stopped(how, ", ".join(said)), markup=False)
+
+
+def _report_stale(out_path: Path, report: Optional[Path], started: float) -> None:
+    """Remove, and say so, the temporary files of ``--out`` and ``--report`` that a killed run left (s59 new user
+    F-C10: a SIGKILLed run's 9.6 MB ``.items.jsonl.XXXX.tmp`` stayed beside the items and was zipped with them).
+
+    Only files of the tool's own pattern for these names (``.NAME.XXXXXXXX.tmp``/``.old``), modified before this
+    run started and locked by no process (:func:`ipb._files.clean_stale`): this run holds the output lock, so no
+    other perturb is writing them.
+    """
+    from ipb._files import clean_stale
+
+    for target in (out_path, report):
+        if target is None:
+            continue
+        removed = clean_stale(target, now=started, unlocked_after=0.0)
+        if removed:
+            err.print(f"removed {len(removed)} temporary file(s) of {target} left by an interrupted run: "
+                      + ", ".join(removed), markup=False)
 
 
 def _check_card_file(spec: str, path: str) -> None:

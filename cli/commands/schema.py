@@ -29,6 +29,7 @@ SCHEMAS: dict[str, str] = {
     "response": "one line of a responses file written by ipb respond",
     "score_record": "one line of responses.jsonl written by ipb score",
     "summary": "summary.json written by ipb score",
+    "perturb_report": "the --report JSON written by ipb perturb",
 }
 
 
