@@ -139,3 +139,74 @@ def test_join_refuses_an_empty_out_and_its_own_input(runs, tmp_path):
     assert result.exit_code == 1 and "--out is empty" in result.output
     result = runner.invoke(app, ["join", str(runs[0]), "--out", str(runs[0])])
     assert result.exit_code == 1 and "never writes over its own inputs" in " ".join(result.output.split())
+
+
+# -- cosmetic findings of s58user (F-K1, F-K2, F-K3, F-K4, F-K6)
+
+def test_k1_a_two_word_name_possessive_takes_no_article():
+    from decimal import Decimal
+
+    from ipb.engine.card import InputSpec
+    from ipb.engine.expressions import MONEY, STRING
+    from ipb.perturb.render import fact_pattern, fact_sentence
+
+    view = InputSpec("analyst_sentiment", "category", STRING, values=("neutral", "darling"),
+                     label="Wall Street's view of the stock")
+    assert fact_sentence(view, "neutral") == "Wall Street's view of the stock is neutral."  # before: "The Wall ..."
+    assert fact_pattern(view).match("Wall Street's view of the stock is neutral.").group("value") == "neutral"
+    # a body that takes the article keeps it, and so does a longer name (the bundled NBIM card's label)
+    fed = InputSpec("fed_stance", "category", STRING, values=("tight", "loose"), label="Federal Reserve's stance")
+    assert fact_sentence(fed, "tight") == "The Federal Reserve's stance is tight."
+    board = InputSpec("board", "category", STRING, values=("exclude",), label="Norges Bank Executive Board's decision")
+    assert fact_sentence(board, "exclude") == "The Norges Bank Executive Board's decision is exclude."
+    one = InputSpec("bv", "money", MONEY, label="Berkshire's book value")
+    assert fact_sentence(one, Decimal("5e9")) == "Berkshire's book value is $5B."  # as before
+
+
+def test_k2_an_unknown_field_in_a_constraint_names_the_constraint(tmp_path):
+    card = tmp_path / "card.yaml"
+    card.write_text(CARD + "constraints:\n  - id: cheap_enough\n    requires: pe_ratio <= 30x\n", encoding="utf-8")
+    text = " ".join(runner.invoke(app, ["check", str(card)]).output.split())
+    # the card is 25 lines: 'constraints:' is line 26, '- id:' 27 and 'requires:' 28, column 5
+    assert (f"{card}:28:5: load error: unknown field 'requires' in constraint 'cheap_enough' of the card; expected "
+            "one of: id, require, derive, value, tie, description (did you mean 'require'?)") in text, text
+    card.write_text(CARD.replace("range: [2x, 40x], step: 0.5x}", "range: [2x, 40x], stepp: 0.5x}"), encoding="utf-8")
+    text = " ".join(runner.invoke(app, ["check", str(card)]).output.split())
+    assert "unknown field 'stepp' in input 'pe_ratio' of the card" in text, text
+
+
+def test_k3_an_l7_summary_names_the_cards_tie_rule_and_l8_the_deck():
+    from ipb.perturb.runs import Generation, RecipeReport
+
+    def said(verdicts: dict[str, int]) -> str:
+        return Generation([], 10, [RecipeReport("metric", 10, items=10, attempts=10, distinct=10, tied=3)], verdicts,
+                          False, list(verdicts), written=10).summary()
+
+    assert "3 moved inputs tied by the card's 'tie: true' rule together" in said({"BUY": 10})
+    assert "deck" not in said({"BUY": 10})
+    assert "3 moved inputs tied by a deck rule together" in said({"a: BUY | b: PASS": 10})
+
+
+def test_k4_an_empty_out_says_it_is_empty(tmp_path):
+    base = tmp_path / "base.yaml"
+    base.write_text(_base("S59B-ONE"), encoding="utf-8")
+    card = tmp_path / "card.yaml"
+    card.write_text(CARD, encoding="utf-8")
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "5", "--out", ""])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1 and text.startswith("--out: write error: cannot write .: it is a folder"), text
+    assert text.endswith("(--out is empty or '.', the current folder: name the file to write, e.g. --out items.jsonl)")
+
+
+def test_k6_a_label_holding_value_is_warned(tmp_path):
+    card = tmp_path / "card.yaml"
+    card.write_text(CARD.replace("description: long-term debt over equity,",
+                                 "label: \"debt {value} of equity\", description: long-term debt over equity,"),
+                    encoding="utf-8")
+    text = " ".join(runner.invoke(app, ["check", str(card)]).output.split())
+    # debt_to_equity is line 14 (inputs: is 12); the warning points at its label
+    assert f"{card}:14:" in text and ("warning: the label of input 'debt_to_equity' holds '{value}': a label only "
+            "names the fact, and the question states it as 'The debt {value} of equity is <value>.'") in text, text
+    assert "label-placeholder 1" in text
+    card.write_text(CARD, encoding="utf-8")
+    assert "label-placeholder" not in runner.invoke(app, ["check", str(card)]).output
