@@ -13,7 +13,9 @@ MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.pert
            # s44items split registries.py: the sector and regime registries' examples moved with them
            "ipb.perturb.sector_registry", "ipb.perturb.regime_registry",
            # s53dup split the share arithmetic out of generation.py (perturb/shares.py): its examples moved with it
-           "ipb.perturb.shares", "ipb.perturb.near"]
+           "ipb.perturb.shares", "ipb.perturb.near",
+           # s59userB: ipb join's de-duplication
+           "ipb.perturb.join"]
 
 
 @pytest.mark.parametrize("name", MODULES)
