@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "evidence": "evidence",
     "depgraph": "depgraph",
     "screen": "screen",
+    "join": "join",
 }
 
 

@@ -18,6 +18,25 @@ from ipb.errors import IpbError, LoadError, did_you_mean
 __all__: list[str] = []
 
 
+def _owner(data: Any, path: tuple[Any, ...], what: str) -> str:
+    """How an "unknown field" message names the mapping at ``path``: a constraint or an input of a card by its id
+    or name (s58user F-K2: ``requires:`` in a constraint was "unknown field 'requires' in the card"), else ``what``.
+
+    >>> _owner({"constraints": [{"id": "cheap"}]}, ("constraints", 0), "the card")
+    "constraint 'cheap' of the card"
+    >>> _owner({"inputs": {"pe": {}}}, ("inputs", "pe"), "the card"), _owner({}, (), "the card")
+    ("input 'pe' of the card", 'the card')
+    """
+    if len(path) == 2 and path[0] == "constraints" and isinstance(path[1], int):
+        entry = data.get("constraints", [])[path[1]] if isinstance(data, Mapping) else None
+        ident = entry.get("id") if isinstance(entry, Mapping) else None
+        return (f"constraint {ident!r} of {what}" if isinstance(ident, str) and ident
+                else f"constraint {path[1] + 1} of {what}")
+    if len(path) == 2 and path[0] == "inputs" and isinstance(path[1], str):
+        return f"input {path[1]!r} of {what}"
+    return what
+
+
 def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[IpbError]:
     validator = jsonschema.Draft202012Validator(schema)
     found: list[IpbError] = []
@@ -30,7 +49,7 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
             allowed = list(err.schema.get("properties", {}))
             for key in extra:
                 e = LoadError(
-                    f"unknown field {key!r} in {what}; expected one of: {', '.join(allowed)}",
+                    f"unknown field {key!r} in {_owner(doc.data, path, what)}; expected one of: {', '.join(allowed)}",
                     rule="schema:additionalProperties",
                     name=key,
                     suggestion=did_you_mean(key, allowed),

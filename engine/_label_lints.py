@@ -16,7 +16,7 @@ from typing import Any
 from ipb.engine.card import Card, InputSpec
 from ipb.errors import LintWarning
 
-__all__ = ["label_warnings"]
+__all__ = ["label_warnings", "placeholder_labels"]
 
 #: A figure: money, a percentage, a multiple, basis points, or a decimal number ("Vision 2030" is a name, not one).
 _FIGURE = re.compile(r"[$€£¥]\s?\d|\d(?:[\d,.]*\d)?\s?(?:%|x\b|bps?\b|percent\b|times\b)|\d+\.\d+", re.IGNORECASE)
@@ -84,4 +84,23 @@ def label_warnings(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
                     f"value {value!r} of input {name!r} is shown as {display!r}, which " + " and ".join(why)
                     + ": the question states it beside the value, and no perturbation changes it; unless it defines "
                     "the value, keep the label to the value's own words", rule="label-states-fact", name=value)))
+    return found
+
+
+def placeholder_labels(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
+    """(card path, warning) for each input whose ``label`` holds ``{value}`` (rule ``label-placeholder``).
+
+    A label names the fact; the question writes "The <label> is <value>.", and a ``{value}`` in the label was filled
+    in too (s58user F-K6: ``label: "short interest {value} days to cover"`` read "The short interest 2.5 days to
+    cover is 2.5 days to cover."). A sentence with the value in it is a ``phrase:``.
+    """
+    found: list[tuple[tuple[Any, ...], LintWarning]] = []
+    for name, spec in card.inputs.items():
+        if "{value}" not in spec.label:
+            continue
+        found.append((("inputs", name, "label"), LintWarning(
+            f"the label of input {name!r} holds '{{value}}': a label only names the fact, and the question states "
+            f"it as 'The {spec.label.strip()} is <value>.', so the value is written twice; keep the label to the "
+            "fact's name, or write the whole sentence as 'phrase:' (one '{value}', e.g. 'phrase: \"The short interest "
+            "is {value}.\"')", rule="label-placeholder", name=name)))
     return found

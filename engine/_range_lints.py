@@ -21,7 +21,7 @@ from ipb.engine.card import Card, InputSpec
 from ipb.engine.expressions import parse_expression
 from ipb.errors import LintWarning
 
-__all__ = ["ACRONYMS", "DECADES", "bare_acronyms", "unlinked_ranges"]
+__all__ = ["ACRONYMS", "DECADES", "NUMERIC", "bare_acronyms", "ranges_missing", "unlinked_ranges"]
 
 #: Orders of magnitude (base-10 logarithm of the largest over the smallest positive quotient) from which a quotient
 #: of two unlinked money inputs is warned about.
@@ -116,4 +116,49 @@ def bare_acronyms(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
             f"input {name!r} has neither a label nor a description, so questions name it by its name in words "
             f"({said!r}, as in 'The {said} is ...'); give it a label as a reader writes it: 'label: {meant}'",
             rule="name-as-label", name=name)))
+    return found
+
+
+#: Input types ``ipb perturb`` draws on a declared range (``perturb/values.py``); ``year`` is a date, not drawn.
+NUMERIC = ("number", "money", "multiple", "ratio")
+
+
+def ranges_missing(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
+    """(card path, warning) for each numeric input a gate reads (a criterion, computed value, classify rule or
+    re-entry condition, or a derived input computed from it) that declares no ``range`` and is no derived input
+    (rule ``read-without-range``).
+
+    Metric, flip and isolate draw only on a declared range, so such an input keeps the base's value in every item
+    they make, and a gate dividing by it counts as able to be INCONCLUSIVE. s58user F-C3 (s57 C1 before it):
+    ``ipb check`` was silent and ``ipb perturb`` said so only after generating (``frozen_input_notes``).
+    """
+    gates: dict[str, list[str]] = {}
+    for g in card.gates:
+        exprs = [g.proceed, g.reject, *g.compute.values(), *(w for _, w in g.classify),
+                 g.reentry.condition if g.reentry is not None else None]
+        for name in {n for e in exprs if e is not None for n in e.names}:
+            gates.setdefault(name, []).append(g.id)
+    derived = {k.derive: k for k in card.constraints if k.derive is not None}
+    through: dict[str, str] = {}
+    for target, rule in derived.items():
+        if target in gates:
+            for name in rule.expr.names:
+                through.setdefault(name, target)
+    found: list[tuple[tuple[Any, ...], LintWarning]] = []
+    for name, spec in card.inputs.items():
+        if spec.range is not None or spec.type not in NUMERIC or name in derived:
+            continue
+        if name in gates:
+            ids = list(dict.fromkeys(gates[name]))
+            where = (f"gate {ids[0]!r} reads it" if len(ids) == 1 else
+                     f"gates {', '.join(repr(g) for g in ids)} read it")
+        elif name in through:
+            where = f"derived input {through[name]!r}, which a gate reads, is computed from it"
+        else:
+            continue
+        found.append((("inputs", name), LintWarning(
+            f"input {name!r} declares no range, but {where}: ipb perturb's metric, flip and isolate draw only on a "
+            "declared range, so every item they make keeps the base's value (and a gate dividing by it counts as "
+            "able to be INCONCLUSIVE); declare 'range: [LOW, HIGH]' and a 'step'", rule="read-without-range",
+            name=name)))
     return found

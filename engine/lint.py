@@ -7,6 +7,10 @@ file:line:col and the source line:
   (s45user: ``intrinsic_value`` on ``[$50M, $2T]`` was perturbed on a grid of
   a hundredth of its range, $19.9995B, to ``$20.0495B`` and ``$1.840004T``, and
   ``ipb explain`` found no switch point for it); no bundled input lacks one;
+* ``read-without-range``: a numeric input a gate reads (directly, or through a
+  derived input computed from it) with no ``range`` and no ``derive:`` rule:
+  metric, flip and isolate never change it (s58user F-C3;
+  :func:`ipb.engine._range_lints.ranges_missing`);
 * ``unused-input``: an input that no criterion, computed value, classify rule
   or re-entry condition reads (it can never change a verdict), unless a
   required element quotes it (``"{name}"``) or the sector operator relocates
@@ -14,6 +18,9 @@ file:line:col and the source line:
   said to be read only by them (it limits the draws, not the verdicts);
 * ``label-states-fact``: a category value's label that states a figure or
   names another input (:mod:`ipb.engine._label_lints`);
+* ``label-placeholder``: an input's ``label`` holding ``{value}``, which the
+  question fills in beside the value it states (s58user F-K6; a sentence with
+  the value is a ``phrase:``);
 * ``constant-criterion``: a criterion that reads no name (``reject: "true"``,
   ``1 > 0``): the gate's verdict never depends on the scenario;
 * ``shadowed-rule``: a classify rule that never fires, because a rule before it
@@ -80,8 +87,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ipb.engine._label_lints import label_warnings
-from ipb.engine._range_lints import bare_acronyms, unlinked_ranges
+from ipb.engine._label_lints import label_warnings, placeholder_labels
+from ipb.engine._range_lints import bare_acronyms, ranges_missing, unlinked_ranges
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.expressions import CompiledExpression
@@ -179,8 +186,9 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_elements_without_words(card))
     found.extend(_invisible_characters(card))
     found.extend(_fixed_reentry(card))
-    found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card)])
-    found.extend(_at(doc, warning, path) for path, warning in label_warnings(card))
+    found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card),
+                                                                      *ranges_missing(card)])
+    found.extend(_at(doc, warning, path) for path, warning in [*label_warnings(card), *placeholder_labels(card)])
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must

@@ -163,7 +163,10 @@ def check_writable(outputs: Mapping[str, str | Path | None]) -> None:
         try:
             check_target(path)
         except OSError as exc:
-            raise WriteError(f"cannot write {path}: {exc.strerror}", file=flag, rule="file") from None
+            # typer reads ``--out ''`` as Path("."): s58user F-K4 was told only "cannot write .: it is a folder"
+            empty = (f" ({flag} is empty or '.', the current folder: name the file to write, e.g. {flag} items.jsonl)"
+                     if str(path) == "." else "")
+            raise WriteError(f"cannot write {path}: {exc.strerror}{empty}", file=flag, rule="file") from None
         above = _first_existing(path.parent if str(path.parent) else Path("."))
         if not above.is_dir():
             raise WriteError(f"cannot write {path}: {above} is not a folder", file=flag, rule="file")

@@ -14,9 +14,9 @@ import re
 
 from ipb.engine.card import Card
 from ipb.errors import IpbError, LintWarning
-from ipb.perturb.regime_registry import RegimeRegistry
+from ipb.perturb.regime_registry import _MOOD_PHRASE, _MOOD_WORDS, RegimeRegistry
 
-__all__ = ["unbounded_size_warnings"]
+__all__ = ["market_by_name_warnings", "unbounded_size_warnings"]
 
 #: Words that make an input look like the company's market value: at the start of its label or description,
 #: or the words of its name.
@@ -71,4 +71,45 @@ def unbounded_size_warnings(card: Card, regimes: RegimeRegistry | None = None) -
                 line, column = 1, 1
             warning = warning.with_location(doc.file, line, column, doc.source_line(line))
         found.append(warning)
+    return found
+
+
+def _located(card: Card, warning: IpbError, name: str) -> IpbError:
+    doc = card.doc
+    if doc is None:
+        return warning
+    try:
+        line, column = doc.locate_key(("inputs", name))
+    except (KeyError, IndexError, TypeError, ValueError):
+        line, column = 1, 1
+    return warning.with_location(doc.file, line, column, doc.source_line(line))
+
+
+def market_by_name_warnings(card: Card, regimes: RegimeRegistry | None = None) -> list[IpbError]:
+    """One warning per input of ``card`` that ``ipb perturb`` takes for the market's state at the date by its name
+    alone (rule ``market-state-by-name``): a word of the name is ``sentiment``, ``psychology`` or ``mood``
+    (:meth:`~ipb.perturb.regime_registry.RegimeRegistry.is_market_state`), the input has no ``describes:``, is not
+    listed in ``market_state`` of the regimes file, and its label (else description) does not itself open with
+    such a phrase.
+
+    s58user F-C5: ``analyst_sentiment``, the stock's buy ratings, was counted as market state, so 38 items of a
+    run that moved it lost their date; ``describes: company`` mends it, but ``ipb check`` did not say so.
+    """
+    if regimes is None:
+        from ipb.perturb.registries import bundled_regimes
+
+        regimes = bundled_regimes()
+    found: list[IpbError] = []
+    for name, spec in card.inputs.items():
+        if spec.describes or name in regimes.market_state:
+            continue
+        words = [w for w in name.lower().split("_") if w in _MOOD_WORDS]
+        if not words or _MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()):
+            continue
+        found.append(_located(card, LintWarning(
+            f"input {name!r} is taken for the market's state at the decision date because its name holds the word "
+            f"{words[0]!r}: an item in which ipb perturb moves it is undated (no as_of, no decision date), and "
+            "temporal drops it where the regime does not set it; if it is the company's own fact (its analysts' "
+            "ratings, say) add 'describes: company', if it is the market's mood add 'describes: market' "
+            "(docs/perturbation.md, 'Dates that fit the facts')", rule="market-state-by-name", name=name), name))
     return found

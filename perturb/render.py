@@ -124,6 +124,13 @@ _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "th
 _TIME_POSSESSIVE = re.compile(r"(?:today|yesterday|tomorrow|(?:last|this|next|prior|previous|past|current)\s+"
                               r"(?:year|quarter|month|week|decade|cycle))['\u2019]s\s", re.IGNORECASE)
 _NAME_POSSESSIVE = re.compile(r"[A-Z][\w.&-]*['\u2019]s\s")
+#: A two-word name's possessive (``Wall Street's view``, s58user F-K1: "The Wall Street's view ...") takes none either,
+#: unless its last word names a body that takes the article (``the Federal Reserve's``, ``the Executive Board's``);
+#: longer names are left with theirs (``the Norges Bank Executive Board's decision``).
+_NAME2_POSSESSIVE = re.compile(r"[A-Z][\w.&-]*\s+(?P<last>[A-Z][\w.&-]*)['\u2019]s\s")
+_BODIES = frozenset({"Bank", "Board", "Committee", "Reserve", "Fund", "Council", "Government", "Commission",
+                     "Ministry", "Treasury", "Court", "Agency", "Authority", "Department", "Office", "Exchange",
+                     "Union", "Institute", "Association", "Party", "Parliament", "Congress", "Senate", "Group"})
 _CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
 _W = r"(?!(?:and|or)\b)[\w'-]+"
 #: After a comma: the rest of a list of three or more short items (``taxes, depreciation and amortisation``), which
@@ -795,10 +802,15 @@ def _determined(name: str) -> bool:
 
     >>> _determined("last year's Z-score"), _determined("Berkshire's book value"), _determined("central bank's stance")
     (True, True, False)
+    >>> _determined("Wall Street's view of the stock"), _determined("Federal Reserve's stance")
+    (True, False)
     """
     if name.lower().startswith(_NO_ARTICLE):
         return True
-    return _TIME_POSSESSIVE.match(name) is not None or _NAME_POSSESSIVE.match(name) is not None
+    if _TIME_POSSESSIVE.match(name) is not None or _NAME_POSSESSIVE.match(name) is not None:
+        return True
+    two = _NAME2_POSSESSIVE.match(name)
+    return two is not None and two.group("last") not in _BODIES
 
 def _unknown_label(spec: InputSpec) -> str:
     """How the undisclosed line names ``spec``: its question label; a bool described by ``Whether ...``

@@ -228,7 +228,9 @@ class Generation:
             if r.unreached:
                 line += f"; {r.unreached} dropped: the isolated gate not reached (an earlier gate stops the chain)"
             if r.tied:
-                line += f"; {r.tied} moved inputs tied by a deck rule together"
+                # an L7 run has no deck: its ties are the card's own ``tie: true`` rules (s58user F-K3)
+                line += f"; {r.tied} moved inputs tied by " + (
+                    "a deck rule together" if per_card else "the card's 'tie: true' rule together")
             if r.undated:
                 line += f"; {r.undated} undated (a fact that describes the day moved, or the date rules one out)"
                 if r.undated_why:

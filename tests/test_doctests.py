@@ -16,6 +16,7 @@ MODULES = [
     "ipb.engine._expr_parser",
     "ipb.engine._units",
     "ipb.engine._comparison_lints",
+    "ipb.engine._card_schema",  # s59userB: how an unknown field names its constraint or input
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",

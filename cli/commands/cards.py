@@ -325,9 +325,10 @@ def check(
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))
-            from ipb.perturb._size_lint import unbounded_size_warnings  # (s57nufix W1)
+            from ipb.perturb._size_lint import market_by_name_warnings, unbounded_size_warnings  # (s57nufix W1)
 
             warnings.extend(unbounded_size_warnings(card))  # a market value no year bounds
+            warnings.extend(market_by_name_warnings(card))  # market state by a mood word of its name (s58 F-C5)
             side = sidecar_path(card.id, path)
             if side is None:
                 bare.append(card)

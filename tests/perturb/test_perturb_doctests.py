@@ -15,7 +15,9 @@ MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.pert
            # s53dup split the share arithmetic out of generation.py (perturb/shares.py): its examples moved with it
            "ipb.perturb.shares", "ipb.perturb.near",
            # s59userA: the progress lines of a long run
-           "ipb.perturb._progress"]
+           "ipb.perturb._progress",
+           # s59userB: ipb join's de-duplication
+           "ipb.perturb.join"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,64 @@
+"""``ipb join``: several items files into one release, without the items ``ipb verify`` would call duplicates.
+
+    ipb join A.jsonl B.jsonl ... --out release.jsonl [--no-cards]
+
+The files are read in the order given; a line whose item id, or whose scenario (the 16 hex digits ending the id),
+an earlier kept line has is dropped, the first kept (docs/perturbation.md, "Publishing"). Exit status: 0 on
+success, 1 on an unreadable file or a line that is not an item (nothing is written then).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ipb.cli._app import _fail, _write_failed, app, err
+from ipb.errors import IpbError, WriteError
+
+
+@app.command()
+def join(
+    items: list[Path] = typer.Argument(..., help="Items files (JSON Lines written by ipb perturb), in the order to keep them."),
+    out: Path = typer.Option(..., "--out", "-o", help="The joined items file, written atomically (no file on an error)."),
+    no_cards: bool = typer.Option(False, "--no-cards", help="Do not copy the kept items' card copies (ipb-cards/ beside each input) to ipb-cards/ beside OUT."),
+) -> None:
+    """Join items files into one, dropping items that repeat an earlier item's id or scenario (the first is kept).
+
+    Several runs of one card from several bases can make one scenario under two
+    ids; ``ipb verify`` reports the second as a duplicate. The joined file keeps
+    every other line byte for byte, in the order given, and says per file how
+    many lines were dropped and which earlier file held each one's first. The
+    card copies the kept items name are copied beside OUT, so that ``ipb verify
+    OUT`` finds them where the cards are not installed.
+    """
+    from ipb._files import check_writable, output_lock, refuse_overwriting
+    from ipb.perturb.join import join_items
+
+    try:
+        if not str(out).strip() or str(out) == ".":
+            raise WriteError("--out is empty: name the joined items file, e.g. --out release.jsonl", file="--out",
+                             rule="file")
+        refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)], command="join")
+        check_writable({"--out": out})
+        with output_lock(out):
+            result = join_items(items, out, copy_cards=not no_cards)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    except OSError as exc:
+        raise _write_failed(exc, out, "--out") from None
+    for part in result.files:
+        line = f"{part.path}: kept {part.kept:,}"
+        if part.dropped:
+            why = []
+            if part.dropped_ids:
+                why.append(f"{part.dropped_ids:,} repeating an earlier item's id")
+            if part.dropped_scenarios:
+                why.append(f"{part.dropped_scenarios:,} repeating an earlier item's scenario")
+            firsts = ", ".join(f"{n:,} first in {name}" for name, n in part.from_files.items())
+            line += f", dropped {part.dropped:,} ({'; '.join(why)}: {firsts})"
+        err.print(line, markup=False)
+    cards = f"; {len(result.cards_copied)} card file(s) copied to {out.parent / 'ipb-cards'}" if result.cards_copied else ""
+    err.print(f"wrote {out}: {result.kept:,} item(s) of {result.kept + result.dropped:,} from {len(result.files)} file(s), "
+              f"{result.dropped:,} dropped as repeats{cards}; near duplicates across files are not looked for",
+              markup=False)
