@@ -39,18 +39,8 @@ def label_warnings(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
 
     Examples
     --------
-    >>> from ipb.engine.card import load_card_text
-    >>> text = '''
-    ... id: demo
-    ... investor: X
-    ... name: Demo
-    ... topology_type: linear_sequential
-    ... gate_logic: conjunction
-    ... decisive_default: true
-    ... topology_rationale: one test
-    ... vintage: {start: 2000}
-    ... sources: [{tier: 1, document: D, year: 2000}]
-    ... inputs:
+    >>> from ipb.engine._demo import demo_card
+    >>> text = '''inputs:
     ...   dividend_yield: {type: ratio, description: Dividend yield of the stock}
     ...   view:
     ...     type: category
@@ -59,7 +49,7 @@ def label_warnings(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
     ... gates:
     ...   - {id: g, name: G, reject: "view == 'liked' or dividend_yield < 1%", required_elements: [x]}
     ... '''
-    >>> for path, w in label_warnings(load_card_text(text, "demo.yaml")):
+    >>> for path, w in label_warnings(demo_card(text)):
     ...     print(path, w.message)
     ('inputs', 'view', 'value_labels', 'liked') value 'liked' of input 'view' is shown as 'liked, with a dividend yield of 9%', which states a figure (9%) and names input 'dividend_yield' ('dividend yield'): the question states it beside the value, and no perturbation changes it; unless it defines the value, keep the label to the value's own words
     """

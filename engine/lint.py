@@ -131,24 +131,14 @@ def lint_card(card: Card) -> list[IpbError]:
 
     Examples
     --------
-    >>> from ipb.engine.card import load_card_text
-    >>> text = '''
-    ... id: demo
-    ... investor: X
-    ... name: Demo
-    ... topology_type: linear_sequential
-    ... gate_logic: conjunction
-    ... decisive_default: true
-    ... topology_rationale: one test
-    ... vintage: {start: 2000}
-    ... sources: [{tier: 1, document: D, year: 2000}]
-    ... inputs:
+    >>> from ipb.engine._demo import demo_card
+    >>> text = '''inputs:
     ...   price: {type: money}
     ...   spare: {type: ratio}
     ... gates:
     ...   - {id: g, name: G, reject: "true", required_elements: [x]}
     ... '''
-    >>> for w in lint_card(load_card_text(text, "demo.yaml")):
+    >>> for w in lint_card(demo_card(text)):
     ...     print(w)
     demo.yaml:12:3: warning: input 'price' is read by no criterion, computed value or rule: it cannot change a verdict
     demo.yaml:13:3: warning: input 'spare' is read by no criterion, computed value or rule: it cannot change a verdict

@@ -372,17 +372,8 @@ def lint_reach(card: Card) -> list[IpbError]:
 
     Examples
     --------
-    >>> from ipb.engine.card import load_card_text
-    >>> text = '''
-    ... id: demo
-    ... investor: X
-    ... name: Demo
-    ... topology_type: linear_sequential
-    ... gate_logic: conjunction
-    ... topology_rationale: one test
-    ... vintage: {start: 2000}
-    ... sources: [{tier: 1, document: D, year: 2000}]
-    ... inputs:
+    >>> from ipb.engine._demo import demo_card
+    >>> text = '''inputs:
     ...   pe: {type: multiple, range: [2x, 40x]}
     ...   phase: {type: category, values: [trough, peak]}
     ... constraints:
@@ -391,10 +382,10 @@ def lint_reach(card: Card) -> list[IpbError]:
     ...   - {id: g, name: G, reject: phase == "peak" and phase == "trough", required_elements: [x]}
     ...   - {id: h, name: H, proceed: pe <= 20x, required_elements: [w]}
     ... '''
-    >>> for w in lint_reach(load_card_text(text, "demo.yaml")):
+    >>> for w in lint_reach(demo_card(text)):
     ...     print(w.rule, w.line, w.column)
-    unsatisfiable-constraint 14 31
-    never-fires 16 30
+    unsatisfiable-constraint 15 31
+    never-fires 17 30
     """
     found: list[IpbError] = []
     deps = _computed_inputs(card)
