@@ -19,6 +19,7 @@ import errno
 import glob
 import hashlib
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -64,6 +65,11 @@ STALE_AFTER_S = 15 * 60
 UNLOCKED_AFTER_S = 5.0
 #: Locks held on the temporary files this process is writing (path -> descriptor), released once replaced.
 _HELD: dict[str, int] = {}
+
+#: The random part ``tempfile.mkstemp`` puts between our prefix and suffix: eight characters of its alphabet
+#: (``tempfile._RandomNameSequence``: lower-case letters, digits and ``_``). :func:`clean_stale` removes only
+#: names of exactly this form, the ones :func:`_write_temp` and :func:`_replace_together` make.
+_TEMP_NAME = r"[a-z0-9_]{8}"
 
 
 def check_target(path: str | Path) -> None:
@@ -365,8 +371,11 @@ def clean_stale(target: Path, *, now: float | None = None, unlocked_after: float
     folder = target.parent if str(target.parent) else Path(".")
     now = time.time() if now is None else now
     removed: list[str] = []
+    own = re.compile(re.escape(f".{target.name}.") + _TEMP_NAME + r"\.(?:tmp|old)")
     for pattern in (f".{glob.escape(target.name)}.*.tmp", f".{glob.escape(target.name)}.*.old"):
         for leftover in folder.glob(pattern):
+            if not own.fullmatch(leftover.name):  # a user's ".items.jsonl.my-notes.tmp" is not ours (s59 B4)
+                continue
             with contextlib.suppress(OSError):
                 info = os.lstat(leftover)
                 if not stat.S_ISREG(info.st_mode) or str(leftover) in _HELD:

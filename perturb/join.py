@@ -18,15 +18,17 @@ which a joined file does not carry; each run's summary reports its own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import shutil
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
-from ipb._files import compressed_note, write_lines_atomic
-from ipb.errors import LoadError
+from ipb._files import Staging, compressed_note, file_kind, staged_outputs
+from ipb.engine.registry import CARD_COPIES
+from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
 
 __all__ = ["JoinResult", "JoinedFile", "join_items"]
@@ -55,6 +57,9 @@ class JoinResult:
 
     files: list[JoinedFile]
     cards_copied: list[str] = field(default_factory=list)
+    #: per input, the card copies its kept items name that are not beside it (``ipb verify`` of the output then
+    #: needs those cards installed, or the copies put in ``ipb-cards/`` beside the output)
+    missing_cards: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def kept(self) -> int:
@@ -65,13 +70,22 @@ class JoinResult:
         return sum(f.dropped for f in self.files)
 
 
-def _item_id(text: str, name: str, line: int) -> tuple[str, list[str]]:
-    """The id of the item on ``line`` of ``name`` and the card sources its manifest names.
+#: The keys and types every item has (``grammar/item.schema.json``'s required keys): the shape ``ipb join`` checks
+#: before it keeps a line, so that ``{"id": "x"}`` is refused with its file and line (s59 B5), not joined for
+#: ``ipb verify`` to call unreadable later.
+_ITEM_SHAPE: tuple[tuple[str, type | tuple[type, ...], str], ...] = (
+    ("version", int, "a number"), ("layer", str, "a string"), ("question", str, "a string"),
+    ("scenario", dict, "an object"), ("manifest", dict, "an object"))
+
+
+def _item_id(text: str, name: str, line: int) -> tuple[str, list[str], Any]:
+    """The id of the item on ``line`` of ``name``, the card sources its manifest names and its scenario.
 
     Raises
     ------
     LoadError
-        The line is not a JSON object with a non-empty string ``id`` (file, line and column 1).
+        The line is not a JSON object with a non-empty string ``id`` and the item's required keys (file, line and
+        column 1).
     """
     try:
         record = json.loads(text)
@@ -84,14 +98,19 @@ def _item_id(text: str, name: str, line: int) -> tuple[str, list[str]]:
         what = "has no string 'id'" if isinstance(record, dict) else f"is a JSON {type(record).__name__}, not an item object"
         raise LoadError(f"line {line} {what}; an items file holds one item (written by ipb perturb) a line",
                         file=name, line=line, column=1, rule="item", source_line=text[:200])
+    wrong = [f"{key!r} ({kind})" for key, types, kind in _ITEM_SHAPE
+             if not isinstance(record.get(key), types) or isinstance(record.get(key), bool)]
+    if wrong:
+        raise LoadError(f"line {line} (id {ident!r}) is not an item: it lacks {', '.join(wrong)}; an items file holds "
+                        "one item (written by ipb perturb) a line", file=name, line=line, column=1, rule="item",
+                        source_line=text[:200])
     sources: list[str] = []
-    manifest = record.get("manifest")
-    cards = manifest.get("cards") if isinstance(manifest, dict) else None
+    cards = record["manifest"].get("cards")
     for card in cards if isinstance(cards, list) else []:
         source = card.get("source") if isinstance(card, dict) else None
         if isinstance(source, str) and source:
             sources.append(source)
-    return ident, sources
+    return ident, sources, record["scenario"]
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -129,7 +148,8 @@ def _safe_source(source: str) -> bool:
 
 def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool = True) -> JoinResult:
     """Write the items of ``paths``, in order, to ``out``, dropping each line whose item id or scenario an earlier
-    kept line has; the output is written atomically (on any error no file is made and an old one is untouched).
+    kept line has; the output and the card copies are written under temporary names and renamed only when every
+    check has passed (on any error no file is made and an old one is untouched).
 
     Parameters
     ----------
@@ -139,41 +159,57 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         The joined file.
     copy_cards:
         Copy the card copies the kept items name (``ipb-cards/<sha256>.yaml`` and its
-        ``.translations.yaml``) from beside each input to beside ``out``, where not there already.
+        ``.translations.yaml``) from beside each input to beside ``out``, where not there already; each copy's
+        content is checked against the hash in its name first.
 
     Returns
     -------
     JoinResult
-        Per input, the lines kept and dropped, and which earlier file held each dropped line's first.
+        Per input, the lines kept and dropped, and which earlier file held each dropped line's first; the card
+        copies written and those named by kept items but not found beside their input.
 
     Raises
     ------
     LoadError
-        An input cannot be read, is not UTF-8, or has a line that is not an item (file and line named).
+        An input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
+        already beside ``out``, does not hash to its name (both paths named).
+    WriteError
+        ``ipb-cards`` beside ``out`` is not a folder.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "a.jsonl").write_text('{"id": "A-00000000000000aa"}\\n')
-    >>> _ = (d / "b.jsonl").write_text('{"id": "B-00000000000000aa"}\\n{"id": "B-00000000000000bb"}\\n')
+    >>> def item(i, s):
+    ...     return json.dumps({"id": i, "version": 2, "layer": "L7", "question": "q", "scenario": {"s": s},
+    ...                        "manifest": {}})
+    >>> _ = (d / "a.jsonl").write_text(item("A-00000000000000aa", 1) + "\\n")
+    >>> _ = (d / "b.jsonl").write_text(item("B-00000000000000aa", 1) + "\\n" + item("B-00000000000000bb", 2) + "\\n")
     >>> r = join_items([d / "a.jsonl", d / "b.jsonl"], d / "all.jsonl")
     >>> r.kept, r.dropped, r.files[1].from_files
     (2, 1, {'...a.jsonl': 1})
     """
     names = [str(p) for p in paths]
-    seen_ids: dict[str, int] = {}
+    seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
-    sources: dict[str, Path] = {}
+    sources: dict[str, dict[Path, str]] = {}
 
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
             report = files[index]
             folder = Path(path).parent
             for number, text in _lines(Path(path)):
-                ident, cards = _item_id(text, names[index], number)
-                first = seen_ids.get(ident)
+                ident, cards, scenario = _item_id(text, names[index], number)
+                shape = hashlib.sha256(json.dumps(scenario, sort_keys=True).encode("utf-8")).hexdigest()
+                earlier = seen_ids.get(ident)
+                if earlier is not None and earlier[2] != shape:  # s59 B6: corruption, not a repeat
+                    raise LoadError(f"line {number} has the id {ident!r} that line {earlier[1]} of "
+                                    f"{names[earlier[0]]} has, with another scenario: one of them was edited or "
+                                    "made wrongly; an id names one scenario", file=names[index], line=number,
+                                    column=1, rule="id-clash", source_line=text[:200])
+                first = earlier[0] if earlier is not None else None
                 if first is None:
                     first = seen_scenarios.get(scenario_key(ident))
                     if first is not None:
@@ -183,38 +219,102 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 if first is not None:
                     report.from_files[names[first]] = report.from_files.get(names[first], 0) + 1
                     continue
-                seen_ids[ident] = index
+                seen_ids[ident] = (index, number, shape)
                 seen_scenarios.setdefault(scenario_key(ident), index)
                 report.kept += 1
                 for source in cards:
                     if _safe_source(source):
-                        sources.setdefault(source, folder / source)
+                        sources.setdefault(source, {}).setdefault(folder / source, names[index])
                 yield text
 
-    write_lines_atomic(out, kept_lines(), make_parents=True)
+    target = Path(out)
+    folder = target.parent if str(target.parent) else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
     result = JoinResult(files)
-    if copy_cards:
-        result.cards_copied = _copy_cards(sources, Path(out).parent)
+    with staged_outputs() as stage:
+        stage.lines(target, kept_lines())
+        if copy_cards:
+            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
     return result
 
 
-def _copy_cards(sources: dict[str, Path], folder: Path) -> list[str]:
-    """Copy each card copy (and its translations sidecar) to ``folder / source`` where no such file is there yet;
-    the sources copied. A copy's name is its content's SHA-256, so a file already there with that name is the same
-    card. A source missing beside its input is left to ``ipb verify`` to report."""
+def card_copy_sha256(path: Path) -> str:
+    """The content hash of a card copy as ``ipb perturb`` names it: SHA-256 of the file less one final newline
+    (``head -c -1 FILE | sha256sum``)."""
+    data = path.read_bytes()
+    return hashlib.sha256(data[:-1] if data.endswith(b"\n") else data).hexdigest()
+
+
+def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
+                 folder: Path) -> tuple[list[str], dict[str, list[str]]]:
+    """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
+    yet; the sources staged, and per input the sources not found beside it.
+
+    Every copy named ``<sha256>.yaml`` is checked against that hash, beside its input and at the destination, before
+    anything is staged (s59 B3: a stale or edited copy was kept or copied silently).
+
+    Raises
+    ------
+    LoadError
+        A copy's content does not hash to its name.
+    WriteError
+        ``folder / "ipb-cards"`` is there but not a folder.
+    """
     copied: list[str] = []
-    for source, origin in sorted(sources.items()):
+    missing: dict[str, list[str]] = {}
+    plan: list[tuple[Path, Path]] = []
+    for source, origins in sorted(sources.items()):
         target = folder / source
-        for src, dst in ((origin, target), (origin.with_suffix(".translations.yaml"),
-                                           target.with_suffix(".translations.yaml"))):
-            if not src.is_file() or dst.exists():
+        stem = Path(source).stem
+        expected = stem if _HASH_NAME.fullmatch(stem) else None
+        found = None
+        for origin, name in origins.items():
+            if not origin.is_file():
+                missing.setdefault(name, []).append(source)
                 continue
-            try:
-                if os.path.samefile(src.parent, dst.parent):
-                    continue
-            except OSError:
-                pass
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dst)
-            copied.append(str(dst.relative_to(folder)))
-    return copied
+            if expected is not None and card_copy_sha256(origin) != expected:
+                raise LoadError(f"the card copy {origin} (named by items of {name}) does not hash to its name "
+                                f"{expected}: it was edited or is stale; put back the copy the run wrote",
+                                file=str(origin), rule="card-copy")
+            found = found or origin
+        if target.exists() and not target.is_file():
+            raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
+                             file=str(target), rule="file")
+        if target.is_file():
+            if expected is not None and card_copy_sha256(target) != expected:
+                raise LoadError(f"the card copy already at {target} does not hash to its name {expected} (the "
+                                f"items' copy is {found or next(iter(origins))}): remove or replace it, then join "
+                                "again", file=str(target), rule="card-copy")
+            continue
+        if found is not None and not _same_folder(found.parent, target.parent):
+            plan.append((found, target))
+    cards = folder / CARD_COPIES
+    if plan and (cards.exists() or cards.is_symlink()) and not cards.is_dir():
+        raise WriteError(f"cannot write the card copies to {cards}: it is {file_kind(os.lstat(cards).st_mode)}, "
+                         "not a folder; move it away", file=str(cards), rule="file")
+    if plan:
+        cards.mkdir(exist_ok=True)
+    for origin, target in plan:
+        stage.text(target, _read_exact(origin))
+        copied.append(str(target.relative_to(folder)))
+        sidecar = origin.with_suffix(".translations.yaml")
+        side_target = target.with_suffix(".translations.yaml")
+        if sidecar.is_file() and not side_target.exists():
+            stage.text(side_target, _read_exact(sidecar))
+            copied.append(str(side_target.relative_to(folder)))
+    return copied, missing
+
+
+_HASH_NAME = re.compile(r"[0-9a-f]{64}")
+
+
+def _read_exact(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

@@ -58,6 +58,11 @@ def join(
             firsts = ", ".join(f"{n:,} first in {name}" for name, n in part.from_files.items())
             line += f", dropped {part.dropped:,} ({'; '.join(why)}: {firsts})"
         err.print(line, markup=False)
+    for name, missing in result.missing_cards.items():
+        err.print(f"warning: {name}: {len(missing)} card copy(ies) its kept items name are not beside it "
+                  f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): ipb verify {out} will need "
+                  f"those cards installed (--cards DIR or --card ID=PATH) or the copies put in {out.parent / 'ipb-cards'}",
+                  markup=False)
     cards = f"; {len(result.cards_copied)} card file(s) copied to {out.parent / 'ipb-cards'}" if result.cards_copied else ""
     err.print(f"wrote {out}: {result.kept:,} item(s) of {result.kept + result.dropped:,} from {len(result.files)} file(s), "
               f"{result.dropped:,} dropped as repeats{cards}; near duplicates across files are not looked for",

@@ -1,0 +1,123 @@
+"""Regression tests for s59break's findings on ``ipb join`` and the temporary-file cleanup (issue 18, s59fixj).
+
+Each test writes small files of its own: items with the keys every item has and a card copy named by the SHA-256 of
+its content less the final newline, as ``ipb perturb`` names it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ipb._files import clean_stale
+from ipb.cli import app
+
+runner = CliRunner()
+
+CARD_TEXT = "id: tiny\nname: Tiny\n"
+CARD_HASH = hashlib.sha256(CARD_TEXT[:-1].encode()).hexdigest()
+
+
+def _item(ident: str, scenario: object = 1, source: str | None = f"ipb-cards/{CARD_HASH}.yaml") -> str:
+    cards = [{"id": "tiny", "content_hash": CARD_HASH, "source": source}] if source else []
+    return json.dumps({"id": ident, "version": 2, "layer": "L7", "question": "q", "scenario": {"s": scenario},
+                       "manifest": {"cards": cards}})
+
+
+def _run(folder: Path, *lines: str, card: str | None = CARD_TEXT) -> Path:
+    """An items file of ``lines`` in ``folder``, with the card copy beside it unless ``card`` is None."""
+    folder.mkdir(parents=True, exist_ok=True)
+    items = folder / "items.jsonl"
+    items.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    if card is not None:
+        (folder / "ipb-cards").mkdir(exist_ok=True)
+        (folder / "ipb-cards" / f"{CARD_HASH}.yaml").write_text(card, encoding="utf-8")
+    return items
+
+
+def _join(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["join", *args])
+    return result.exit_code, " ".join(result.output.split())
+
+
+def test_join_writes_nothing_when_ipb_cards_beside_out_is_a_file(tmp_path):
+    # bug kind: partial output on an error. Before: exit 1 "cannot write out/items.jsonl: File exists", yet the
+    # items file was written beside the bad ipb-cards file.
+    items = _run(tmp_path / "a", _item("T-00000000000000aa"))
+    out = tmp_path / "out" / "items.jsonl"
+    out.parent.mkdir()
+    (out.parent / "ipb-cards").write_text("not a folder")
+    code, text = _join(str(items), "--out", str(out))
+    assert code == 1 and f"cannot write the card copies to {out.parent / 'ipb-cards'}: it is a regular file" in text
+    assert sorted(p.name for p in out.parent.iterdir()) == ["ipb-cards"]  # no items, no temporary file
+
+
+def test_join_warns_when_an_input_has_no_card_copies(tmp_path):
+    # bug kind: a release that cannot verify, said nothing. Before: exit 0 and no word of the missing copy.
+    items = _run(tmp_path / "a", _item("T-00000000000000aa"), card=None)
+    out = tmp_path / "out" / "items.jsonl"
+    code, text = _join(str(items), "--out", str(out))
+    assert code == 0
+    assert (f"warning: {items}: 1 card copy(ies) its kept items name are not beside it (ipb-cards/{CARD_HASH}.yaml):"
+            f" ipb verify {out} will need those cards installed") in text
+    assert out.is_file() and not (out.parent / "ipb-cards").exists()
+
+
+def test_join_checks_card_copies_against_their_hash_names(tmp_path):
+    # bug kind: a tampered or stale copy kept silently. Before: the edited copy was copied (exit 0), and a stale
+    # copy already at the destination was kept (exit 0).
+    good = _run(tmp_path / "good", _item("T-00000000000000aa"))
+    bad = _run(tmp_path / "bad", _item("T-00000000000000bb"), card=CARD_TEXT + "edited: yes\n")
+    out = tmp_path / "out" / "items.jsonl"
+    code, text = _join(str(bad), str(good), "--out", str(out))
+    copy = tmp_path / "bad" / "ipb-cards" / f"{CARD_HASH}.yaml"
+    assert code == 1 and f"the card copy {copy} (named by items of {bad}) does not hash to its name {CARD_HASH}" in text
+    assert not out.parent.exists() or list(out.parent.iterdir()) == []
+
+    (out.parent / "ipb-cards").mkdir(parents=True, exist_ok=True)
+    stale = out.parent / "ipb-cards" / f"{CARD_HASH}.yaml"
+    stale.write_text("garbage\n")
+    code, text = _join(str(good), "--out", str(out))
+    assert code == 1 and f"the card copy already at {stale} does not hash to its name {CARD_HASH}" in text
+    assert f"the items' copy is {tmp_path / 'good' / 'ipb-cards' / (CARD_HASH + '.yaml')}" in text
+    assert not out.exists() and stale.read_text() == "garbage\n"
+
+    stale.unlink()  # the good copy goes through, byte for byte
+    code, text = _join(str(good), "--out", str(out))
+    assert code == 0 and stale.read_text(encoding="utf-8") == CARD_TEXT and "1 card file(s) copied" in text
+
+
+def test_join_refuses_a_line_that_is_not_an_item(tmp_path):
+    # bug kind: weak shape check. Before: {"id": "x"} was joined (exit 0) and verify called it unreadable.
+    items = _run(tmp_path / "a", _item("T-00000000000000aa"), '{"id": "x"}')
+    out = tmp_path / "out.jsonl"
+    code, text = _join(str(items), "--out", str(out))
+    assert code == 1 and f"{items}:2:1" in text and "line 2 (id 'x') is not an item: it lacks 'version'" in text
+    assert not out.exists()
+
+
+def test_join_refuses_one_id_with_two_scenarios_but_drops_a_true_repeat(tmp_path):
+    # bug kind: corruption dropped as a repeat. Before: "1 repeating an earlier item's id", exit 0.
+    items = _run(tmp_path / "a", _item("T-00000000000000aa", 1), _item("T-00000000000000aa", 2))
+    code, text = _join(str(items), "--out", str(tmp_path / "o.jsonl"))
+    assert code == 1 and f"{items}:2:1" in text
+    assert f"line 2 has the id 'T-00000000000000aa' that line 1 of {items} has, with another scenario" in text
+    # the same scenario under the same id (another run's manifest) is still a repeat, dropped
+    again = _run(tmp_path / "b", _item("T-00000000000000aa", 1), _item("T-00000000000000aa", 1, source=None))
+    code, text = _join(str(again), "--out", str(tmp_path / "o.jsonl"))
+    assert code == 0 and "kept 1, dropped 1 (1 repeating an earlier item's id" in text
+
+
+def test_clean_stale_removes_only_the_tools_own_random_names(tmp_path):
+    # bug kind: user file deleted. Before: every ".items.jsonl.*.tmp" was removed, notes included.
+    target = tmp_path / "items.jsonl"
+    ours = [".items.jsonl.b5gis0_t.tmp", ".items.jsonl.abcd1234.old"]
+    theirs = [".items.jsonl.my-notes.tmp", ".items.jsonl.x.tmp", ".items.jsonl..tmp", ".items.jsonl.a.b.tmp",
+              ".items.jsonl.ABCD1234.tmp", ".items.jsonl.abcd12345.tmp"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("x")
+    assert sorted(clean_stale(target, now=1e12, unlocked_after=0.0)) == sorted(ours)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs)
