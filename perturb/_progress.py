@@ -99,8 +99,10 @@ class RunProgress:
             text += f"; about {duration(spent * (self.n - self.made) / self.made)} left at this rate"
         return text
 
-    def stopped(self, signal_name: str, outputs: str) -> str:
-        """The one line said when a run is stopped by a signal: what was made, and that nothing was written."""
-        return (f"perturb stopped by {signal_name} after {duration(self.clock() - self.start)}, "
+    def stopped(self, signal_name: str, outputs: str, spent: float | None = None) -> str:
+        """The one line said when a run is stopped by a signal: what was made, and that nothing was written;
+        ``spent`` is the time to say (default: since the count started)."""
+        spent = self.clock() - self.start if spent is None else spent
+        return (f"perturb stopped by {signal_name} after {duration(spent)}, "
                 f"{self.made:,} of {self.n:,} items made: no items file written ({outputs}); "
                 "its temporary files are removed")

@@ -31,6 +31,7 @@ MODULES = [
     "ipb.engine.api",
     "ipb.scoring.api",
     "ipb.scoring.sources",
+    "ipb.cli._stops",  # s59fixj: the stop line and late-signal helpers perturb and join share
 ]
 
 

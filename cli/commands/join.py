@@ -9,12 +9,15 @@ success, 1 on an unreadable file or a line that is not an item (nothing is writt
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import typer
 
 from ipb.cli._app import _fail, _write_failed, app, err
 from ipb.errors import IpbError, WriteError
+from ipb.perturb._progress import duration
 
 
 @app.command()
@@ -33,16 +36,28 @@ def join(
     OUT`` finds them where the cards are not installed.
     """
     from ipb._files import check_writable, output_lock, refuse_overwriting
+    from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
     from ipb.perturb.join import join_items
 
+    started = time.time()
+
+    def stopped(how: str) -> None:  # s59break B8: the same line as perturb's stop
+        state = "kept as it was" if os.path.exists(out) else "not made"
+        err.print(f"join stopped by {how} after {duration(time.time() - started)}: no items file written ({out} "
+                  f"{state}); its temporary files are removed", markup=False)
+
     try:
-        if not str(out).strip() or str(out) == ".":
-            raise WriteError("--out is empty: name the joined items file, e.g. --out release.jsonl", file="--out",
-                             rule="file")
-        refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)], command="join")
-        check_writable({"--out": out})
-        with output_lock(out):
-            result = join_items(items, out, copy_cards=not no_cards)
+        with said_on_stop(stopped):
+            if not str(out).strip() or str(out) == ".":
+                raise WriteError("--out is empty: name the joined items file, e.g. --out release.jsonl",
+                                 file="--out", rule="file")
+            refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)],
+                               command="join")
+            check_writable({"--out": out})
+            with output_lock(out):
+                remove_stale((out,), started, lambda text: err.print(text, markup=False))  # s59break B7
+                result = join_items(items, out, copy_cards=not no_cards)
+                outputs_complete(f"{out} written")
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:

@@ -37,6 +37,7 @@ import typer
 
 from ipb._files import output_lock, staged_outputs
 from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
+from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
 from ipb.perturb._progress import RunProgress
@@ -97,42 +98,38 @@ def perturb(
     naming the same ``--out`` meanwhile exits 1 at once, writing nothing.
     """
     started = time.time()
+    counter = RunProgress(n, sys.stderr if (sys.stderr.isatty() if progress is None else progress) else None)
     try:
-        _at_least_one(workers, "--workers")
-        too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
-        if too_many is not None:
-            raise ArgumentError(too_many, file="--n", rule="argument")
-        use_cards(cards_dir)
-        bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
-        if bad:
-            raise ErrorGroup(bad)
-        paths = [str(find_card(c)) for c in card]
-        _refuse_out_of_range(base, paths)
-        _refuse_value_words(paths)
-        _check_outputs({"--out": out_path, "--report": report}, base, paths)  # the inputs' errors come first
-        if ops is not None and mix is not None:
-            raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
-        recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
-        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed, no_near,
-                  near.value if near is not None else None)
-        near_mode(job, balance, DEFAULT_NEAR)  # a mode that cannot go with the others is refused before any work
-        store = runner = None
-        for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
-            if target is not None and not os.path.lexists(target.parent):
-                target.parent.mkdir(parents=True)
-        counter = RunProgress(n, sys.stderr if (sys.stderr.isatty() if progress is None else progress) else None)
-        with output_lock(out_path):  # a second perturb to the same --out is refused while this one runs (s53break 5)
-            _report_stale(out_path, report, started)
-            try:
+        with said_on_stop(lambda how: _stopped(counter, how, out_path, report, started)):  # from the start (B10)
+            _at_least_one(workers, "--workers")
+            too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
+            if too_many is not None:
+                raise ArgumentError(too_many, file="--n", rule="argument")
+            use_cards(cards_dir)
+            bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
+            if bad:
+                raise ErrorGroup(bad)
+            paths = [str(find_card(c)) for c in card]
+            _refuse_out_of_range(base, paths)
+            _refuse_value_words(paths)
+            _check_outputs({"--out": out_path, "--report": report}, base, paths)  # the inputs' errors come first
+            if ops is not None and mix is not None:
+                raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
+            recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
+            job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed, no_near,
+                      near.value if near is not None else None)
+            near_mode(job, balance, DEFAULT_NEAR)  # a mode that cannot go with the others is refused before any work
+            store = runner = None
+            for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
+                if target is not None and not os.path.lexists(target.parent):
+                    target.parent.mkdir(parents=True)
+            with output_lock(out_path):  # a second perturb to the same --out is refused while this one runs (s53break 5)
+                remove_stale((out_path, report), started, _say)
+                counter.start = counter.clock()  # the progress rate counts from here, the stop line from ``started``
                 result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,
                                                   workers, ray_address, strict_mix, counter)
-            except KeyboardInterrupt:
-                _stopped(counter, "SIGINT (Ctrl-C)", out_path, report)
-                raise
-            except SystemExit as exc:  # SIGTERM / SIGHUP, made an exception by stop_on_terminate
-                if isinstance(exc.code, int) and exc.code > 128:
-                    _stopped(counter, _signal_name(exc.code - 128), out_path, report)
-                raise
+                # s59break B9: from here a signal no longer makes the finished run a failure (cli/_stops.py)
+                outputs_complete(", ".join(str(p) for p in (out_path, report) if p is not None) + " written")
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
@@ -201,39 +198,16 @@ class _CountedStage:
         return getattr(self._stage, name)
 
 
-def _signal_name(number: int) -> str:
-    import signal
-
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
+def _say(text: str) -> None:
+    err.print(text, markup=False)
 
 
-def _stopped(counter: RunProgress, how: str, out_path: Path, report: Optional[Path]) -> None:
-    """One line on stderr when a run is stopped by a signal (s59 new user F-C9: ``timeout`` printed nothing)."""
+def _stopped(counter: RunProgress, how: str, out_path: Path, report: Optional[Path], started: float) -> None:
+    """One line on stderr when a run is stopped by a signal (s59 new user F-C9: ``timeout`` printed nothing), also
+    while the cards load (s59break B10); its time counts from the command's start."""
     said = [f"{path} " + ("kept as it was" if os.path.exists(path) else "not made")
             for path in (out_path, report) if path is not None]
-    err.print(counter.stopped(how, ", ".join(said)), markup=False)
-
-
-def _report_stale(out_path: Path, report: Optional[Path], started: float) -> None:
-    """Remove, and say so, the temporary files of ``--out`` and ``--report`` that a killed run left (s59 new user
-    F-C10: a SIGKILLed run's 9.6 MB ``.items.jsonl.XXXX.tmp`` stayed beside the items and was zipped with them).
-
-    Only files of the tool's own pattern for these names (``.NAME.XXXXXXXX.tmp``/``.old``), modified before this
-    run started and locked by no process (:func:`ipb._files.clean_stale`): this run holds the output lock, so no
-    other perturb is writing them.
-    """
-    from ipb._files import clean_stale
-
-    for target in (out_path, report):
-        if target is None:
-            continue
-        removed = clean_stale(target, now=started, unlocked_after=0.0)
-        if removed:
-            err.print(f"removed {len(removed)} temporary file(s) of {target} left by an interrupted run: "
-                      + ", ".join(removed), markup=False)
+    err.print(counter.stopped(how, ", ".join(said), spent=time.time() - started), markup=False)
 
 
 def _check_card_file(spec: str, path: str) -> None:

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ipb._files import clean_stale
 from ipb.cli import app
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+BASE = ROOT / "frameworks/scenarios/buffett_acquisition_checklist/ipb_p_011_base.yaml"
 
 CARD_TEXT = "id: tiny\nname: Tiny\n"
 CARD_HASH = hashlib.sha256(CARD_TEXT[:-1].encode()).hexdigest()
@@ -121,3 +129,85 @@ def test_clean_stale_removes_only_the_tools_own_random_names(tmp_path):
         (tmp_path / name).write_text("x")
     assert sorted(clean_stale(target, now=1e12, unlocked_after=0.0)) == sorted(ours)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs)
+
+
+def _start_join(fifo: Path, out: Path, first_line: str) -> tuple[subprocess.Popen[bytes], object]:
+    """``ipb join FIFO --out OUT`` in a real process, fed one line and then kept waiting (the FIFO left open)."""
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", "join", "--no-cards", str(fifo),
+                             "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    writer = open(fifo, "w", encoding="utf-8")
+    writer.write(first_line + "\n")
+    writer.flush()
+    deadline = time.monotonic() + 120
+    while not (out.parent.is_dir() and any(p.name.endswith(".tmp") for p in out.parent.iterdir())):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            pytest.fail(f"ipb join made no temporary file: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        time.sleep(0.05)
+    return proc, writer
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_join_stopped_by_sigterm_says_so_and_a_killed_joins_temporary_file_goes_on_rerun(tmp_path):
+    # bug kinds: silent stop (B8: exit 143 and nothing printed) and a partial file kept (B7: a SIGKILLed join's
+    # temporary file stayed through a rerun).
+    out = tmp_path / "out" / "items.jsonl"
+    proc, writer = _start_join(tmp_path / "in.jsonl", out, _item("T-00000000000000aa"))
+    try:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    finally:
+        writer.close()  # type: ignore[attr-defined]
+        if proc.poll() is None:
+            proc.kill()
+    said = " ".join(proc.stderr.read().decode().split())  # type: ignore[union-attr]
+    assert code == 128 + signal.SIGTERM
+    assert "join stopped by SIGTERM after" in said and f"no items file written ({out} not made)" in said
+    assert list(out.parent.iterdir()) == []
+
+    proc, writer = _start_join(tmp_path / "in2.jsonl", out, _item("T-00000000000000aa"))
+    proc.kill()
+    proc.wait(timeout=60)
+    writer.close()  # type: ignore[attr-defined]
+    (left,) = [p.name for p in out.parent.iterdir() if p.name.endswith(".tmp")]
+    items = _run(tmp_path / "a", _item("T-00000000000000aa"))
+    code, text = _join("--no-cards", str(items), "--out", str(out))
+    assert code == 0 and f"removed 1 temporary file(s) of {out} left by an interrupted run: {left}" in text
+    assert sorted(p.name for p in out.parent.iterdir()) == ["items.jsonl"]
+
+
+def test_perturb_stopped_while_loading_cards_says_so(tmp_path, monkeypatch):
+    # bug kind: silent stop (B10: a stop before generation began printed no line).
+    import ipb.cli.commands.perturb as command
+
+    def stop(_ref: str) -> str:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    monkeypatch.setattr(command, "find_card", stop)
+    out = tmp_path / "items.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", "buffett_acquisition_checklist", "--base", str(BASE), "--n", "3",
+                                 "--out", str(out)])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 143
+    assert f"perturb stopped by SIGTERM after 0 s, 0 of 3 items made: no items file written ({out} not made)" in text
+
+
+def test_perturb_signal_after_the_outputs_are_in_place_is_not_a_failure(tmp_path, monkeypatch):
+    # bug kind: a finished run reported as failed (B9: exit 143 after "wrote ...", both files new).
+    import ipb.cli.commands.perturb as command
+
+    real = command.outputs_complete
+
+    def then_stop(outputs: str) -> None:
+        real(outputs)
+        raise SystemExit(128 + signal.SIGTERM)  # the signal lands just after the last rename
+
+    monkeypatch.setattr(command, "outputs_complete", then_stop)
+    out, report = tmp_path / "items.jsonl", tmp_path / "report.json"
+    result = runner.invoke(app, ["perturb", "--card", "buffett_acquisition_checklist", "--base", str(BASE), "--n", "3",
+                                 "--out", str(out), "--report", str(report)])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 0, text
+    assert f"SIGTERM arrived after the outputs were complete ({out}, {report} written); the run finishes (exit 0)" in text
+    assert f"wrote {out}:" in text and len(out.read_text().splitlines()) == 3 and report.is_file()
