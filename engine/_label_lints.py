@@ -86,11 +86,20 @@ def placeholder_labels(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
     """
     found: list[tuple[tuple[Any, ...], LintWarning]] = []
     for name, spec in card.inputs.items():
-        if "{value}" not in spec.label:
+        field = _VALUE_FIELD.search(spec.label)
+        if field is None:
             continue
+        said = ("so the value is written twice" if field.group(0) == "{value}" else
+                "and only an exact '{value}' is filled in, so the braces are printed as they stand")
         found.append((("inputs", name, "label"), LintWarning(
-            f"the label of input {name!r} holds '{{value}}': a label only names the fact, and the question states "
-            f"it as 'The {spec.label.strip()} is <value>.', so the value is written twice; keep the label to the "
+            f"the label of input {name!r} holds '{field.group(0)}': a label only names the fact, and the question "
+            f"states it as 'The {spec.label.strip()} is <value>.', {said}; keep the label to the "
             "fact's name, or write the whole sentence as 'phrase:' (one '{value}', e.g. 'phrase: \"The short interest "
             "is {value}.\"')", rule="label-placeholder", name=name)))
     return found
+
+
+#: A value field in a label (s59break B12): ``{value}`` and the forms ``str.format`` would take for one, a format
+#: spec or conversion (``{value:.0%}``, ``{value!r}``), another case (``{VALUE}``) or spaces (``{ value }``).
+#: Another name in braces (``{trailing}``) and a lone brace are text, never a value field.
+_VALUE_FIELD = re.compile(r"\{\s*value\s*(?:![rsa]\s*)?(?::[^{}]*)?\}", re.IGNORECASE)

@@ -211,3 +211,31 @@ def test_perturb_signal_after_the_outputs_are_in_place_is_not_a_failure(tmp_path
     assert result.exit_code == 0, text
     assert f"SIGTERM arrived after the outputs were complete ({out}, {report} written); the run finishes (exit 0)" in text
     assert f"wrote {out}:" in text and len(out.read_text().splitlines()) == 3 and report.is_file()
+
+
+@pytest.mark.parametrize("label, caught", [
+    ("debt {value} of equity", "{value}"),
+    ("debt {value:.0%} of equity", "{value:.0%}"),
+    ("debt {VALUE} of equity", "{VALUE}"),
+    ("debt { value } of equity", "{ value }"),
+    ("debt {value!r} of equity", "{value!r}"),
+    ("debt {trailing} of equity", None),
+    ("debt { of equity", None),
+    ("debt } of equity", None),
+])
+def test_label_placeholder_catches_every_value_field(tmp_path, label, caught):
+    # bug kind: missed lint. Before: only the exact '{value}' was warned; '{value:.0%}', '{VALUE}', '{ value }'
+    # passed ipb check clean and put raw braces into every question.
+    from tests.perturb.test_newuser_s59b import CARD as S59B_CARD
+
+    card = tmp_path / "card.yaml"
+    card.write_text(S59B_CARD.replace("description: long-term debt over equity,",
+                                      f"label: \"{label}\", description: long-term debt over equity,"),
+                    encoding="utf-8")
+    text = " ".join(runner.invoke(app, ["check", str(card)]).output.split())
+    if caught is None:
+        assert "label-placeholder" not in text, text
+        return
+    assert f"{card}:14:" in text and f"warning: the label of input 'debt_to_equity' holds '{caught}'" in text, text
+    assert "label-placeholder 1" in text
+    assert ("the braces are printed as they stand" in text) == (caught != "{value}")
