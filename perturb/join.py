@@ -18,6 +18,7 @@ which a joined file does not carry; each run's summary reports its own.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -171,7 +172,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Raises
     ------
     LoadError
-        An input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        The inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
         whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
         already beside ``out``, does not hash to its name (both paths named).
     WriteError
@@ -229,12 +230,22 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
 
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
+    made = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
     folder.mkdir(parents=True, exist_ok=True)
     result = JoinResult(files)
-    with staged_outputs() as stage:
-        stage.lines(target, kept_lines())
-        if copy_cards:
-            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
+    try:
+        with staged_outputs() as stage:
+            stage.lines(target, kept_lines())
+            if not result.kept:  # s59break B14: an empty release was written with exit 0
+                raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
+                                file=names[0] if names else None, rule="empty")
+            if copy_cards:
+                result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
+    except BaseException:
+        for new in made:  # the folders made for out go again while empty: nothing written on an error
+            with contextlib.suppress(OSError):
+                new.rmdir()
+        raise
     return result
 
 

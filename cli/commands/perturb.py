@@ -37,7 +37,7 @@ import typer
 
 from ipb._files import output_lock, staged_outputs
 from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
-from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
+from ipb.cli._stops import new_folders, outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
 from ipb.perturb._progress import RunProgress
@@ -120,10 +120,10 @@ def perturb(
                       near.value if near is not None else None)
             near_mode(job, balance, DEFAULT_NEAR)  # a mode that cannot go with the others is refused before any work
             store = runner = None
-            for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
-                if target is not None and not os.path.lexists(target.parent):
-                    target.parent.mkdir(parents=True)
-            with output_lock(out_path):  # a second perturb to the same --out is refused while this one runs (s53break 5)
+            # a new folder for the items (and the report) is made, as demo and score do, and removed again if the run
+            # writes nothing into it (s59break B14)
+            folders = [t.parent for t in (out_path, report) if t is not None and not os.path.lexists(t.parent)]
+            with new_folders(folders), output_lock(out_path):  # a second perturb to the same --out is refused (s53break 5)
                 remove_stale((out_path, report), started, _say)
                 counter.start = counter.clock()  # the progress rate counts from here, the stop line from ``started``
                 result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,

@@ -164,7 +164,7 @@ def test_join_stopped_by_sigterm_says_so_and_a_killed_joins_temporary_file_goes_
     said = " ".join(proc.stderr.read().decode().split())  # type: ignore[union-attr]
     assert code == 128 + signal.SIGTERM
     assert "join stopped by SIGTERM after" in said and f"no items file written ({out} not made)" in said
-    assert list(out.parent.iterdir()) == []
+    assert not out.parent.exists()  # neither a temporary file nor the folder join made for it
 
     proc, writer = _start_join(tmp_path / "in2.jsonl", out, _item("T-00000000000000aa"))
     proc.kill()
@@ -239,3 +239,21 @@ def test_label_placeholder_catches_every_value_field(tmp_path, label, caught):
     assert f"{card}:14:" in text and f"warning: the label of input 'debt_to_equity' holds '{caught}'" in text, text
     assert "label-placeholder 1" in text
     assert ("the braces are printed as they stand" in text) == (caught != "{value}")
+
+
+def test_a_refused_run_or_join_leaves_no_new_empty_folder(tmp_path):
+    # bug kind: debris on an error (B14). Before: a --strict-mix refusal left the new --out folder, empty, and a
+    # join of an empty file wrote an empty release with exit 0.
+    out = tmp_path / "new" / "deeper" / "items.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", "graham_seven_tests_defensive", "--base",
+                                 str(ROOT / "frameworks/scenarios/graham_seven_tests_defensive/"
+                                     "seasoned_industrial_passes.yaml"),
+                                 "--n", "4", "--mix", "temporal=0.5,metric=0.5", "--strict-mix", "--out", str(out)])
+    assert result.exit_code == 1 and "--strict-mix: the mix was not met" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    code, text = _join(str(empty), "--out", str(tmp_path / "rel" / "items.jsonl"))
+    assert code == 1 and f"no items in {empty}: nothing to join, nothing written" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.jsonl"]
