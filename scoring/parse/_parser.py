@@ -20,6 +20,7 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._setext import blank_heading_rules
 from ipb.scoring.parse._source_lists import blank_source_lists
 from ipb.scoring.parse._dataset_row import blank_prompt_fields
 from ipb.scoring.parse._notebook import blank_notebook_script
@@ -122,6 +123,9 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         self.masked, tags = blank_markup(self.masked)  # "<li>Fair Price: REJECT</li><li>...": the lines HTML draws (_markup.py)
         if tags:
             self.notes.append(f"{tags} HTML tag(s) read as the layout they draw (a block tag a line break, an inline tag a space)")
+        self.masked, ruled = blank_heading_rules(self.masked)  # "Gate 1 -- Pricing" over "-----": an RST heading (_setext.py)
+        if ruled:
+            self.notes.append(f"{ruled} rule line(s) under or over a heading were read as the heading's underline, not a break")
         self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
         if noted:
             self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")
