@@ -77,3 +77,32 @@ def test_heading_rule_scan_is_linear() -> None:
 
     small, large = cost(500), cost(20_000)
     assert large < 200 * max(small, 1e-4)
+
+
+# ---------------------------------------------------------------- verdict-word senses: the card's rule as the subject
+
+RULE_RESTATED = """Spin-off check, Norrow Cables
+
+1. Insider Incentives. The card proceeds on a showing that managers own a real stake. The filing names no holdings yet, so this is undecided (INCONCLUSIVE).
+2. Hidden Value Revealed. The checklist passes any spin-off priced well under its peers. At 15x EBIT against 11x for peers it is dearer, so REJECT.
+
+Final verdict: DECLINE
+"""
+
+
+def test_a_verdict_verb_whose_subject_is_the_card_states_the_rule_not_the_case() -> None:
+    # before s59tune "proceeds" and "passes" were read as the case's verdicts: [(2, PROCEED), (3, PROCEED)]
+    gates, final = _read(RULE_RESTATED, "greenblatt_spinoff_checklist")
+    assert gates == [(2, "INCONCLUSIVE"), (3, "REJECT")]
+    assert final == "DECLINE"
+
+
+def test_rule_subject_needs_a_rule_noun_and_a_condition_after_the_verb() -> None:
+    from ipb.scoring.parse._rule_subject import states_the_rule
+
+    assert states_the_rule(["so", "the", "framework"], ["if", "growth"])
+    assert states_the_rule(["the", "card"], ["on", "any", "year"])
+    assert not states_the_rule(["the", "card"], ["on", "price"])  # "fails on price": may be the case's reason
+    assert not states_the_rule(["the", "stock"], ["when", "the"])  # the case's own subject
+    assert not states_the_rule(["card"], ["when"])  # no determiner: not a subject phrase
+    assert not states_the_rule(["the", "checklist"], [])  # "the checklist passes." states the case's verdict
