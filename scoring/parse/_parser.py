@@ -21,6 +21,7 @@ from ipb.scoring._text import (
 )
 from ipb.scoring.parse._settings_block import blank_settings
 from ipb.scoring.parse._setext import blank_heading_rules
+from ipb.scoring.parse._branch_outcome import branch_outcome
 from ipb.scoring.parse._source_lists import blank_source_lists
 from ipb.scoring.parse._dataset_row import blank_prompt_fields
 from ipb.scoring.parse._notebook import blank_notebook_script
@@ -199,6 +200,10 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
         self._undecided_final(result)  # "I would not commit either way": no final from before it (_undecided.py)
+        refined = branch_outcome(self.card, result.final_verdict, result.final_verdict_span, self.low)
+        if refined is not None:  # "tilting toward equities and credit": the branch's TILT_TO_EQUITIES_AND_CREDIT (_branch_outcome.py)
+            self.notes.append(f"final verdict {result.final_verdict} read as {refined}: its sentence names that branch's outcome")
+            result.final_verdict = refined
         entailed = entailed_gates(self.card, result.gates, result.final_verdict, result.final_verdict_span, result.final_confidence)
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "

@@ -106,3 +106,35 @@ def test_rule_subject_needs_a_rule_noun_and_a_condition_after_the_verb() -> None
     assert not states_the_rule(["the", "stock"], ["when", "the"])  # the case's own subject
     assert not states_the_rule(["card"], ["when"])  # no determiner: not a subject phrase
     assert not states_the_rule(["the", "checklist"], [])  # "the checklist passes." states the case's verdict
+
+
+# ---------------------------------------------------------------- final verdict in the wild: the branch's own outcome
+
+_QUADRANT_GATES = """Growth surprise: real growth 3.1% against 2.2% priced, up. PROCEED.
+Inflation surprise: 1.9% against 2.5% in breakevens, down. PROCEED.
+Credit confirms: the credit impulse is positive. PROCEED.
+Quadrant: rising growth, falling inflation. PROCEED.
+Tilt sizing: 42% of risk, under the 50% cap. PROCEED.
+
+"""
+
+
+def test_a_tilt_whose_sentence_names_the_branch_assets_is_that_branch_outcome() -> None:
+    # before s59tune the closing read as the card's generic TILT
+    text = _QUADRANT_GATES + "Final call: we tilt the fund toward listed equities and corporate credit this quarter.\n"
+    gates, final = _read(text, "dalio_economic_machine_positioning")
+    assert [v for _, v in gates] == ["PROCEED"] * 5
+    assert final == "TILT_TO_EQUITIES_AND_CREDIT"
+
+
+def test_a_tilt_naming_only_the_regime_keeps_the_generic_outcome() -> None:
+    # "falling-inflation" is one of four words of TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD: under half, no refinement
+    text = _QUADRANT_GATES + "Final call: we tilt toward rising-growth, falling-inflation assets this quarter.\n"
+    assert _read(text, "dalio_economic_machine_positioning")[1] == "TILT"
+
+
+def test_branch_outcome_words_count_by_their_first_letters_and_need_half() -> None:
+    from ipb.scoring.parse._branch_outcome import _own_words
+
+    assert _own_words("TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD", "TILT") == ["infla", "linke", "bonds", "gold"]
+    assert _own_words("TILT_TO_NOMINAL_BONDS", "TILT") == ["nomin", "bonds"]
