@@ -20,6 +20,8 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._setext import blank_heading_rules
+from ipb.scoring.parse._branch_outcome import branch_outcome
 from ipb.scoring.parse._source_lists import blank_source_lists
 from ipb.scoring.parse._dataset_row import blank_prompt_fields
 from ipb.scoring.parse._notebook import blank_notebook_script
@@ -122,6 +124,9 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         self.masked, tags = blank_markup(self.masked)  # "<li>Fair Price: REJECT</li><li>...": the lines HTML draws (_markup.py)
         if tags:
             self.notes.append(f"{tags} HTML tag(s) read as the layout they draw (a block tag a line break, an inline tag a space)")
+        self.masked, ruled = blank_heading_rules(self.masked)  # "Gate 1 -- Pricing" over "-----": an RST heading (_setext.py)
+        if ruled:
+            self.notes.append(f"{ruled} rule line(s) under or over a heading were read as the heading's underline, not a break")
         self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
         if noted:
             self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")
@@ -195,6 +200,10 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
         self._undecided_final(result)  # "I would not commit either way": no final from before it (_undecided.py)
+        refined = branch_outcome(self.card, result.final_verdict, result.final_verdict_span, self.low)
+        if refined is not None:  # "tilting toward equities and credit": the branch's TILT_TO_EQUITIES_AND_CREDIT (_branch_outcome.py)
+            self.notes.append(f"final verdict {result.final_verdict} read as {refined}: its sentence names that branch's outcome")
+            result.final_verdict = refined
         entailed = entailed_gates(self.card, result.gates, result.final_verdict, result.final_verdict_span, result.final_confidence)
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "

@@ -20,6 +20,7 @@ from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._confidence import PLACE_CAP
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, MAX_SENTENCE_HITS, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
+from ipb.scoring.parse._rule_subject import states_the_rule
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
@@ -224,6 +225,8 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
                 return None  # "I'd pass at this price", "we pass at $88": the investor declines at a price
         # "a first pass might mark it PROCEED" (the noun, an attempt), "where most buybacks fail" (things in general), "the REJECT case": no verdict
         if (token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE) or (not word.alone and generic_subject(clause_words)) or framed(token, self.text, low, end):
+            return None
+        if not word.alone and states_the_rule(clause_words, after_words):  # "the card proceeds on a positive average" (_rule_subject.py)
             return None
         # "the failed takeover of a rival", "the sector's failed breakout", "a rejected rally": a participle before its noun
         # describes that noun; it is no gate's verdict.
