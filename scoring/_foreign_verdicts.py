@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Final
@@ -249,6 +250,24 @@ _NEGATED_ORDER = ("REJECT", "N/A", "INCONCLUSIVE")
 _PLAIN_ORDER = ("REJECT", "INCONCLUSIVE", "PROCEED")
 
 
+#: Greek vowels with a tonos (or tonos and dialytika), in lower case.
+_TONOS_LETTER = re.compile("[\u03ac\u03ad\u03ae\u03af\u03cc\u03cd\u03ce\u0390\u03b0]")
+#: The tables whose words are also listed as Greek capitals write them (verdict, answer and final words).
+_CAPS_KEYS = ("negated", "plain", "answer_yes", "answer_no", "buy", "avoid", "hold")
+
+
+def caps_greek(word: str) -> str:
+    """``word`` as Greek capitals write it, lower-cased: without its tonos. Greek drops the accent on capitals, so
+    "ΔΕΝ ΕΞΕΤΑΖΕΤΑΙ" lower-cases to "δεν εξεταζεται", which the listed "δεν εξετάζεται" does not match; a dialytika
+    stays ("ΐ" -> "ϊ").
+
+    >>> caps_greek("απορρίπτεται")
+    'απορριπτεται'
+    """
+    decomposed = unicodedata.normalize("NFD", word)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if c != "\u0301"))
+
+
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, Any]:
     """Every language's words merged per table, each word once, in file order."""
@@ -259,6 +278,8 @@ def _tables() -> dict[str, Any]:
         out: list[str] = []
         for w in words:
             out += [w] + ([w.replace("'", "\u2019")] if "'" in w and key in ("buy", "avoid") else [])
+            if key in _CAPS_KEYS and _TONOS_LETTER.search(w):
+                out.append(caps_greek(w))  # "ΑΠΟΡΡΙΠΤΕΤΑΙ" lower-cases to "απορριπτεται", no accent (s59groups)
         return tuple(dict.fromkeys(out))
 
     guards: dict[str, tuple[str, ...]] = {}  # a word two languages share ("passa", pt and it) keeps both lists

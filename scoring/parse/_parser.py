@@ -64,6 +64,7 @@ from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._numbered import _NumberedListMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._section_reading import _SectionReadingMixin
+from ipb.scoring.parse._spec_blocks import drop_step_anchors
 from ipb.scoring.parse._stance import stance_gates
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
 from ipb.scoring.parse._withheld import withheld
@@ -178,6 +179,9 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         self._described_in_prose()  # untitled sentences stating a gate's substance with a figure (_described_prose.py)
         if drop_test_terms(self):  # a gate's name used as a term of the labelled gate's test (_test_terms.py)
             self.notes.append("a gate name inside another gate's line, as a term of that gate's test, was not read as a gate")
+        if drop_step_anchors(self):
+            self.notes.append("gate phrases in the Given / When / Then steps of a test specification were read as facts of "
+                              "the scenario whose title names the gate, not as titles of their own")
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)

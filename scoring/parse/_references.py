@@ -13,6 +13,7 @@ from ipb.scoring._text import Line, Trigger, normalize, stem
 from ipb.scoring.parse._foreign_terms import TERM, at_title
 from ipb.scoring.parse._prose_terms import prose_terms
 from ipb.scoring.parse._record_fields import record_fields
+from ipb.scoring.parse._spec_blocks import spec_step, spec_title
 from ipb.scoring.parse._umbrella import UMBRELLA_CELL, UMBRELLA_LABEL, umbrella_parts
 from ipb.scoring.parse._common import (
     _FIELD_LABEL,
@@ -472,7 +473,10 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         unresolved: list[tuple[int, Span, str, int | None]] = []
         cache: dict[str, tuple[int, str] | None] = {}
         n = len(self.card.gates)
+        specs = any(spec_title(self.masked, line) for line in self.lines if line.kind == "label")
         for li, line in enumerate(self.lines):
+            if specs and spec_step(self.masked, line):
+                continue  # "Given a stock share of 65%" under "Scenario: Gate 1 - ...": a step, no title (_spec_blocks.py)
             if line.kind == "table":
                 self._resolve_row(li, line, cache, unresolved)
                 continue
@@ -483,7 +487,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 continue
             if line.kind == "label" and line.label is not None and line.label[0] - line.start > 6:
                 continue
-            label_span = line.label
+            label_span = spec_title(self.masked, line) or line.label  # "Scenario: Gate 2 - ..." (_spec_blocks.py)
             inside = self._mentions_in(*label_span) if label_span is not None else []
             names = [m for m in inside if m.how != "number" and m.invented is None]
             numbered = [m for m in inside if m.how == "number" and self._label_is_prefix(m, label_span, loose=True, lead=1)]
