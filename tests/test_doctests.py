@@ -27,6 +27,7 @@ MODULES = [
     "ipb.engine.api",
     "ipb.scoring.api",
     "ipb.scoring.sources",
+    "ipb.respond._knowledge_hash",  # s59cond: the retrieval rule a condition B response records
 ]
 
 
