@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-import ipb.perturb._knowledge as knowledge_module
 from ipb.engine.investors import INVESTORS_ENV, use_investors
 from ipb.perturb import Job, generate, verify_items, write_lines
 from ipb.respond import RespondConfig, load_items, prepare_requests
@@ -85,8 +84,10 @@ def test_items_record_the_knowledge_version_computed_by_hand(neff):
     want = _by_hand(card_hash)
     assert {r["conditions"]["B"]["knowledge_sha256"] for r in rows} == {want}
     assert sorted(rows[0]["conditions"]["B"]) == ["investors", "key", "knowledge_sha256", "query_sha256"]
+    from ipb.perturb._knowledge import knowledge_sha256
+
     use_investors()  # without the registry file: John Neff has no entry and no cards, so another version
-    assert knowledge_module.knowledge_sha256(["John Neff"]) != want
+    assert knowledge_sha256(["John Neff"]) != want
 
 
 def test_verify_names_the_record_and_field_when_the_knowledge_base_changed(neff, tmp_path, monkeypatch):
