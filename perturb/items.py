@@ -29,13 +29,14 @@ from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
+from ipb.perturb._knowledge import knowledge_sha256
 from ipb.perturb._golds import golds_of, scenario_year_of  # re-exported: items.golds_of is public
 from ipb.perturb.frame import Frame, PScenario, cached_text, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question
 from ipb.perturb.values import literal
 
-__all__ = ["ITEM_VERSION", "READABLE_VERSIONS", "conditions", "condition_problems", "made_by", "migrate_item", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
+__all__ = ["ITEM_VERSION", "KNOWLEDGE_CHANGED", "READABLE_VERSIONS", "conditions", "condition_problems", "made_by", "migrate_item", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
            "scenario_year_of"]
 
 #: Format version of an item (``version`` in every line). Version 2 (issue 18): natural questions, the
@@ -98,7 +99,10 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     ``B.investors`` the investors whose cards are searched, ``B.key`` the
     SHA-256 of the canonical JSON ``{"investors": [...], "query": question}``
     (the retrieval key: same key, same retrieval for a given knowledge base
-    and encoder). Condition C gives the gold cards' text: ``C.cards`` each
+    and encoder), ``B.knowledge_sha256`` the knowledge version of those
+    investors (:func:`ipb.perturb._knowledge.knowledge_sha256`: their registry
+    entries, listed cards and the renderings' version; same version, same
+    knowledge cards to retrieve from). Condition C gives the gold cards' text: ``C.cards`` each
     card's id and content hash, ``C.key`` the SHA-256 of their canonical JSON.
     ``ipb respond`` recomputes both keys from the item it reads and refuses
     or flags a mismatch (a question or card edited after the item was made).
@@ -111,7 +115,8 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     deck = [{"id": c["id"], "content_hash": c["content_hash"]} for c in cards]
     return {
         "B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
-              "key": _canonical_sha256({"investors": people, "query": question})},
+              "key": _canonical_sha256({"investors": people, "query": question}),
+              "knowledge_sha256": knowledge_sha256(people)},
         "C": {"cards": deck, "key": _canonical_sha256(deck)},
     }
 
@@ -126,8 +131,11 @@ def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = Non
         decks[deck] = conditions("", investors, cards)["C"]
     question = item["question"]
     people = list(dict.fromkeys(investors))
+    known = ("knowledge", tuple(people))
+    if known not in decks:
+        decks[known] = knowledge_sha256(people)
     return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
-                  "key": _canonical_sha256({"investors": people, "query": question})},
+                  "key": _canonical_sha256({"investors": people, "query": question}), "knowledge_sha256": decks[known]},
             "C": decks[deck]}
 
 
@@ -155,6 +163,9 @@ def made_by(manifest: Mapping[str, Any], what: str) -> str:
 #: it with the items that disagree with themselves, not as a gold mismatch (s57fixio; the break pass of stop 56).
 QUESTION_EDITED = "condition B context differs from the item's question and investors: its query_sha256 is not"
 
+#: How the condition problem of a changed knowledge base begins: not an edit of the item and not a gold mismatch.
+KNOWLEDGE_CHANGED = "condition B knowledge differs from the installed knowledge base's"
+
 
 def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
     """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
@@ -169,6 +180,20 @@ def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = N
         return ["no conditions block"]
     fresh = _item_conditions(item, decks)
     found = []
+    have_b = stored.get("B")
+    if isinstance(have_b, Mapping) and "knowledge_sha256" not in have_b:  # made before items recorded it (stop 59)
+        fresh["B"] = {k: v for k, v in fresh["B"].items() if k != "knowledge_sha256"}
+    elif (isinstance(have_b, Mapping) and have_b.get("knowledge_sha256") != fresh["B"]["knowledge_sha256"]
+          and {**have_b, "knowledge_sha256": fresh["B"]["knowledge_sha256"]} == fresh["B"]):
+        theirs = have_b.get("knowledge_sha256")
+        return [f"{KNOWLEDGE_CHANGED}: conditions.B.knowledge_sha256 {_brief(theirs, 20)} is not {fresh['B']['knowledge_sha256'][:16]}..., "
+                f"the SHA-256 of this installation's knowledge sources for {_brief(have_b.get('investors'))} (registry "
+                "entries, the framework cards they list, the knowledge renderings' version): the registry, one of those "
+                "cards or ipb's renderings changed since the item was made (or the field was edited), so condition B "
+                "may retrieve other knowledge cards; make the items again to record this knowledge base"] + (
+                    [] if stored.get("C") == fresh["C"] else
+                    [f"condition C context differs from the item's cards: "
+                     f"{_condition_difference('C', stored.get('C'), fresh['C'], item['manifest'])}"])
     for name in ("B", "C"):
         have, want = stored.get(name), fresh[name]
         if have != want:
@@ -207,7 +232,8 @@ def migrate_item(item: dict[str, Any]) -> dict[str, Any]:
     """An item of any readable version as the current version (a copy when it changes).
 
     Version 1 -> 2: the ``conditions`` block is computed from the question and
-    the manifest's cards; nothing else changes (a version 1 question keeps
+    the manifest's cards, without ``B.knowledge_sha256`` (which knowledge base
+    the item was made with is not known); nothing else changes (a version 1 question keeps
     its old wording, and its gold is unchanged).
 
     Raises
@@ -218,8 +244,10 @@ def migrate_item(item: dict[str, Any]) -> dict[str, Any]:
     version = item.get("version")
     if version == ITEM_VERSION:
         return item
-    if version == 1:
-        return {**item, "version": ITEM_VERSION, "conditions": _item_conditions(item)}
+    if version == 1:  # without B.knowledge_sha256: the knowledge base the item was made with is not known
+        made = _item_conditions(item)
+        made["B"].pop("knowledge_sha256")
+        return {**item, "version": ITEM_VERSION, "conditions": made}
     raise PerturbError(f"item version {version!r} cannot be read (readable: {', '.join(map(str, READABLE_VERSIONS))}); "
                        "make the items again with ipb perturb", rule="version")
 
@@ -246,7 +274,7 @@ def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, 
         key = _canonical_sha256({"investors": people, "query": question})
     return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(),
                   "investors": people if shared else list(people),
-                  "key": key},
+                  "key": key, "knowledge_sha256": held["B"]["knowledge_sha256"]},
             "C": held["C"] if shared else {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
 
 

@@ -38,7 +38,7 @@ from ipb.perturb.verify_self import SelfCheck
 from ipb.perturb.verify_labels import label_round_trip
 from ipb.perturb.verify_market import MarketCheck
 from ipb.perturb.values import read_literal
-from ipb.perturb.items import (ITEM_VERSION, QUESTION_EDITED, READABLE_VERSIONS, condition_problems, item_schema, made_by,
+from ipb.perturb.items import (ITEM_VERSION, KNOWLEDGE_CHANGED, QUESTION_EDITED, READABLE_VERSIONS, condition_problems, item_schema, made_by,
                                migrate_item)
 
 #: Fewer lines than this are verified in this process even with workers.
@@ -405,6 +405,7 @@ class _Checker:
         hashes = {c["id"]: c["content_hash"] for c in item["manifest"]["cards"]}
         problems: list[str] = []
         own_problems: list[str] = []  # the item against itself (ipb.perturb.verify_self)
+        knowledge: list[str] = []  # condition B's knowledge version against this installation's (stop 59)
         broken: list[str] = []
         changed: list[str] = []
         cards: list[Card] = []
@@ -455,13 +456,14 @@ class _Checker:
                             name=stray[0])
         if not conditions_agree(item, self.decks):  # an edited question's condition B hash: no gold mismatch (s57fixio)
             for found in condition_problems(item, self.decks):
-                (own_problems if found.startswith(QUESTION_EDITED) else problems).append(found)
+                (own_problems if found.startswith(QUESTION_EDITED) else knowledge if found.startswith(KNOWLEDGE_CHANGED)
+                 else problems).append(found)
         own_problems += self.market.problems(item, decks)  # any version: older code made such items (s57fixio)
         if own:  # id and question against the scenario (ipb.perturb.verify_self)
             own_problems += self.own.problems(item, decks, stated, unchanged=not changed)
             own_problems += label_round_trip(self.own, item, decks)  # a label stating another fact (s58fixw)
         gold_differs = bool(problems)
-        problems += own_problems
+        problems += own_problems + knowledge  # a changed knowledge base: neither the gold nor an edit of the item
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "

@@ -266,16 +266,17 @@ def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
         deck = ("B and C", tuple([(c["id"], c["content_hash"], c["investor"]) for c in cards]))
         held = decks.get(deck)
         if held is None:
-            fresh_c = conditions("", [c["investor"] for c in cards], cards)["C"]
+            fresh = conditions("", [c["investor"] for c in cards], cards)
             people = list(dict.fromkeys(c["investor"] for c in cards))
             # B's key text up to the question: every item of this deck hashes the same prefix
-            held = decks[deck] = (fresh_c, people, sha256(b'{"investors":' + _orjson.dumps(people) + b',"query":'))
-        fresh_c, people, prefix = held
+            held = decks[deck] = (fresh["C"], people, sha256(b'{"investors":' + _orjson.dumps(people) + b',"query":'),
+                                  fresh["B"]["knowledge_sha256"])
+        fresh_c, people, prefix, knowledge = held
         if stored["C"] != fresh_c:
             return False
         b = stored["B"]
         question = item["question"]
-        if type(b) is not dict or len(b) != 3 or b.get("investors") != people:
+        if type(b) is not dict or len(b) != 4 or b.get("investors") != people or b.get("knowledge_sha256") != knowledge:
             return False
         if b.get("query_sha256") != sha256(question.encode("utf-8")).hexdigest():
             return False

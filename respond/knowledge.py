@@ -70,6 +70,7 @@ from ipb.engine.card import Card, Gate, Source
 from ipb.engine.execute import format_value
 from ipb.engine.registry import bundled_card_paths, compiled_card
 from ipb.errors import IpbError, RespondError, ScoreError, did_you_mean
+from ipb.perturb._knowledge import KNOWLEDGE_VERSION  # the renderings' version, hashed into items (re-exported)
 from ipb.scoring._text import content_stems, normalize
 from ipb.scoring.embeddings import Encoder, cosine_matrix, default_encoder, embed
 
@@ -85,13 +86,12 @@ __all__ = [
     "prompt_texts",
 ]
 
-#: Version of the knowledge-card and card-text renderings (recorded with condition B and C runs).
-#: 2: knowledge cards without executable criteria; Retrieval.scope (issue 15, defect 13).
-#: 3: a required element's figure that is an ``author_inferred`` constant is left out (stop 33).
-KNOWLEDGE_VERSION = 3
 
 #: Methods :meth:`KnowledgeBase.retrieve` accepts.
 METHODS = ("embedding", "keyword")
+
+#: The keyword ranking's BM25 parameters (term-frequency saturation, length normalisation).
+BM25_K1, BM25_B = 1.2, 0.75
 
 
 @dataclass(frozen=True)
@@ -633,7 +633,7 @@ class KnowledgeBase:
             self._index = (docs, [sum(d.values()) for d in docs], df)
         return self._index
 
-    def _bm25(self, query: str, k1: float = 1.2, b: float = 0.75) -> np.ndarray:
+    def _bm25(self, query: str, k1: float = BM25_K1, b: float = BM25_B) -> np.ndarray:
         docs, lengths, df = self._terms()
         n = len(docs)
         if n == 0:

@@ -35,6 +35,7 @@ from rich.console import Console
 
 from ipb.engine.registry import compiled_card, item_card
 from ipb.errors import IpbError, LoadError
+from ipb.respond._knowledge_hash import recorded_knowledge, stale_warning
 from ipb.respond.knowledge import KNOWLEDGE_VERSION, KnowledgeBase, card_text
 from ipb.scoring.embeddings import Encoder
 from ipb.respond.cache import ResponseCache
@@ -223,6 +224,8 @@ def prepare_requests(
         knowledge = KnowledgeBase.bundled()
         for trouble in knowledge.problems:
             note(f"knowledge base: {trouble}")
+    stale: list[str] = []  # items whose recorded knowledge version differs from this knowledge base's
+    versions: dict[tuple[str, ...], str] = {}  # the installed knowledge version per investor list
     params = config.generation.params()
     base_settings = {**params, "cot": config.cot, "base_url": public_url(config.base_url)}
     out: list[PreparedRequest] = []
@@ -246,7 +249,8 @@ def prepare_requests(
                                                encoder=encoder)
                     if found.fallback:
                         note(f"condition B: {found.fallback}")
-                    context = {"knowledge_version": KNOWLEDGE_VERSION, **found.to_dict()}
+                    context = {"knowledge_version": KNOWLEDGE_VERSION, **found.to_dict(),
+                               **recorded_knowledge(item, found, config.top_k, versions, stale)}
                     blocks = [f"[{i}] {c.title}\n{c.text}" for i, c in enumerate(found.cards, start=1)]
                     who = ", ".join(found.investors) if found.investors else "the question"
                     user = prompts.render("user-B", investors=who, cards="\n\n".join(blocks), question=item.question)
@@ -280,6 +284,8 @@ def prepare_requests(
                                       "problem": problem})
             out.append(PreparedRequest(item, condition, messages, prompts.name, prompt_hash, settings, context, key,
                                        problem))
+    if stale:
+        note(stale_warning(stale))
     return out
 
 

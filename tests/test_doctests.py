@@ -32,6 +32,7 @@ MODULES = [
     "ipb.scoring.api",
     "ipb.scoring.sources",
     "ipb.cli._stops",  # s59fixj: the stop line and late-signal helpers perturb and join share
+    "ipb.respond._knowledge_hash",  # s59cond: the retrieval rule a condition B response records
 ]
 
 

@@ -509,6 +509,12 @@ rule), marks-defaults b23f1429... and l8-three-investors d2b7af08... (both as be
 by ``test_fill_mode_keeps_the_s58fill_bytes`` (bfcf65a1..., byte for byte the ``--no-near-duplicates`` run, and
 6933b9c0...). s58speedgen2's live-anchor draw was merged and taken out again (docs/perturbation.md says why), so
 its pins are not here.
+Re-pinned at stop 59 (s59cond): every item's ``conditions.B`` gains ``knowledge_sha256`` (the knowledge version of
+its investors, issue 18 item 6), and nothing else changes: each of the five files, made on the base commit and on
+s59cond, is byte for byte the same once that one field is taken out of the new file (/tmp/s59cond/pin.py). The
+pins move 7ea4f0df -> d8da9b71, b23f1429 -> 32a04240, d2b7af08 -> b728e01e, and under fill (and
+``--no-near-duplicates``) bfcf65a1 -> f02b555a, 6933b9c0 -> 4b017e31; the older pins the text above names are the
+same runs without the field.
 """
 
 from __future__ import annotations
@@ -527,11 +533,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "7ea4f0df6c114543ae52303058f3b78304f58a77fdb8306356331b1077b6e025"),
+                              "d8da9b719a3e782f6f01d88fc0b21d2a0a29c20187266cfdb03ed5a127b9ad44"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
+                       "32a04240f1d0d2d678ae35ebdc0baaa23920f0c48aa0e0b525544fd5bbb17927"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d2b7af086ba30ec1a53311adb766334c1b75f4699c647a1cda2c61ee2a7bd76b"),
+                           7, "", 90, "b728e01ea57da6faf4a52ddfa055e9b316f98cba787e3570397da01753640f2c"),
 }
 
 
@@ -558,8 +564,8 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"),
-                         ("marks-defaults", "6933b9c09e9a718b4e2ca88903ce65daa69fe16ba575f3190b9412110464aafa")):
+    for name, digest in (("buffett-bench-recipes", "f02b555a75ee28938b106cf95408a78fe38ab3f28b1bb8fc1ffd6d4b054e31f0"),
+                         ("marks-defaults", "4b017e31ffe9ddcb11526ed84450049d821798d199cf837b3ed0706df0a85d9a")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)
@@ -572,4 +578,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "bfcf65a13effab0bf9920e7af6cee61a4884d44c37e4f4c856bfa1900da20025"
+        "f02b555a75ee28938b106cf95408a78fe38ab3f28b1bb8fc1ffd6d4b054e31f0"

@@ -17,7 +17,9 @@ MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.pert
            # s59userA: the progress lines of a long run
            "ipb.perturb._progress",
            # s59userB: ipb join's de-duplication
-           "ipb.perturb.join"]
+           "ipb.perturb.join",
+           # s59cond: condition B's knowledge version
+           "ipb.perturb._knowledge"]
 
 
 @pytest.mark.parametrize("name", MODULES)
