@@ -13,13 +13,12 @@ each command says and does around that:
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
-__all__ = ["new_folders", "outputs_complete", "remove_stale", "said_on_stop", "signal_name"]
+__all__ = ["outputs_complete", "remove_stale", "said_on_stop", "signal_name"]
 
 #: Set by :func:`outputs_complete`; :func:`said_on_stop` then lets a stop through as a finished run.
 _COMPLETE: list[str] = []
@@ -107,32 +106,3 @@ def remove_stale(targets: Sequence[Optional[Path]], started: float, say: Callabl
         removed = clean_stale(target, now=started, unlocked_after=0.0)
         if removed:
             say(f"removed {len(removed)} temporary file(s) of {target} left by an interrupted run: " + ", ".join(removed))
-
-
-@contextlib.contextmanager
-def new_folders(folders: Sequence[Path]) -> Iterator[None]:
-    """Make each missing folder of ``folders`` (with its parents); if the block then raises, remove again the ones
-    made here that are still empty (s59break B14: a refused ``--strict-mix`` run left a new empty ``--out`` folder).
-
-    >>> import tempfile
-    >>> root = Path(tempfile.mkdtemp())
-    >>> try:
-    ...     with new_folders([root / "a" / "b"]):
-    ...         raise ValueError("refused")
-    ... except ValueError:
-    ...     pass
-    >>> sorted(p.name for p in root.iterdir())
-    []
-    """
-    made: list[Path] = []
-    for folder in folders:
-        missing = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
-        folder.mkdir(parents=True, exist_ok=True)
-        made.extend(missing)  # deepest first
-    try:
-        yield
-    except BaseException:
-        for folder in made:
-            with contextlib.suppress(OSError):
-                folder.rmdir()  # only an empty folder goes
-        raise

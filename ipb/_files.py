@@ -46,6 +46,7 @@ __all__ = [
     "clean_stale",
     "file_kind",
     "file_sha256",
+    "new_folders",
     "output_lock",
     "read_bytes_limited",
     "read_text_limited",
@@ -716,3 +717,33 @@ def file_sha256(path: str | Path) -> str | None:
         return digest.hexdigest()
     except OSError:
         return None
+
+
+@contextlib.contextmanager
+def new_folders(folders: Iterable[Path]) -> Iterator[None]:
+    """Make each missing folder of ``folders`` (with its parents); if the block then raises, remove again the ones
+    made here that are still empty (s59break B14: a refused ``--strict-mix`` run left a new empty ``--out`` folder).
+    ``ipb perturb`` and :func:`ipb.perturb.join.join_items` write their outputs inside it.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with new_folders([root / "a" / "b"]):
+    ...         raise ValueError("refused")
+    ... except ValueError:
+    ...     pass
+    >>> sorted(p.name for p in root.iterdir())
+    []
+    """
+    made: list[Path] = []
+    for folder in folders:
+        missing = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
+        folder.mkdir(parents=True, exist_ok=True)
+        made.extend(missing)  # deepest first
+    try:
+        yield
+    except BaseException:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only an empty folder goes
+        raise

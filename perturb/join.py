@@ -18,7 +18,6 @@ which a joined file does not carry; each run's summary reports its own.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from ipb._files import Staging, compressed_note, file_kind, staged_outputs
+from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
 from ipb.engine.registry import CARD_COPIES
 from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
@@ -230,22 +229,14 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
 
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
-    made = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
-    folder.mkdir(parents=True, exist_ok=True)
     result = JoinResult(files)
-    try:
-        with staged_outputs() as stage:
-            stage.lines(target, kept_lines())
-            if not result.kept:  # s59break B14: an empty release was written with exit 0
-                raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
-                                file=names[0] if names else None, rule="empty")
-            if copy_cards:
-                result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
-    except BaseException:
-        for new in made:  # the folders made for out go again while empty: nothing written on an error
-            with contextlib.suppress(OSError):
-                new.rmdir()
-        raise
+    with new_folders([folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
+        stage.lines(target, kept_lines())
+        if not result.kept:  # s59break B14: an empty release was written with exit 0
+            raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
+                            file=names[0] if names else None, rule="empty")
+        if copy_cards:
+            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
     return result
 
 

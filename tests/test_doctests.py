@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "ipb.errors",
     "ipb._composed",
+    "ipb._files",  # new_folders moved here from cli._stops (its example with it)
     "ipb.engine._yaml",
     "ipb.engine.logic",
     "ipb.engine.expressions",

@@ -35,9 +35,9 @@ from typing import Any, Optional
 
 import typer
 
-from ipb._files import output_lock, staged_outputs
+from ipb._files import new_folders, output_lock, staged_outputs
 from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
-from ipb.cli._stops import new_folders, outputs_complete, remove_stale, said_on_stop
+from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
 from ipb.perturb._progress import RunProgress
