@@ -10,7 +10,8 @@ may also put the same line above it)::
 
 The parser read the rule as a separator that cut the heading off from the section below it, so each gate was found
 with no verdict (n55-a-mdd1-frontier-rst: five gates named, none read). :func:`blank_heading_rules` blanks such a
-rule, keeping every offset, so the heading opens its section as a plain heading line does.
+rule in place (:func:`._blank_lines.blank_lines`, as the block-skipping passes do), so every offset is kept and the
+heading opens its section as a plain heading line does.
 
 A rule counts only when it is at least :data:`MIN_RULE` characters, the heading line above it is not blank, holds no
 table pipe and is at most :data:`MAX_HEADING` characters, and the rule is nearly as long as the heading (at least
@@ -23,6 +24,8 @@ the lines (no pattern can backtrack), so it is linear in the input.
 from __future__ import annotations
 
 from typing import Final
+
+from ipb.scoring.parse._blank_lines import blank_lines
 
 __all__ = ["blank_heading_rules"]
 
@@ -75,5 +78,4 @@ def blank_heading_rules(text: str) -> tuple[str, int]:
             blanked.add(i - 2)  # an RST overline of the same character
     if not blanked:
         return text, 0
-    out = [" " * len(line) if k in blanked else line for k, line in enumerate(lines)]
-    return "\n".join(out), len(blanked)
+    return blank_lines(text, blanked), len(blanked)
