@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
-from ipb.engine.registry import CARD_COPIES
+from ipb.engine.registry import CARD_COPIES, card_file_sha256
 from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
 
@@ -240,20 +240,14 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     return result
 
 
-def card_copy_sha256(path: Path) -> str:
-    """The content hash of a card copy as ``ipb perturb`` names it: SHA-256 of the file less one final newline
-    (``head -c -1 FILE | sha256sum``)."""
-    data = path.read_bytes()
-    return hashlib.sha256(data[:-1] if data.endswith(b"\n") else data).hexdigest()
-
-
 def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
                  folder: Path) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
     yet; the sources staged, and per input the sources not found beside it.
 
     Every copy named ``<sha256>.yaml`` is checked against that hash, beside its input and at the destination, before
-    anything is staged (s59 B3: a stale or edited copy was kept or copied silently).
+    anything is staged (s59 B3: a stale or edited copy was kept or copied silently). The hash is the one ``ipb
+    verify`` checks, :func:`ipb.engine.registry.card_file_sha256`: a copy whose line endings became CRLF passes.
 
     Raises
     ------
@@ -274,7 +268,7 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
             if not origin.is_file():
                 missing.setdefault(name, []).append(source)
                 continue
-            if expected is not None and card_copy_sha256(origin) != expected:
+            if expected is not None and card_file_sha256(origin) != expected:
                 raise LoadError(f"the card copy {origin} (named by items of {name}) does not hash to its name "
                                 f"{expected}: it was edited or is stale; put back the copy the run wrote",
                                 file=str(origin), rule="card-copy")
@@ -283,7 +277,7 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
                              file=str(target), rule="file")
         if target.is_file():
-            if expected is not None and card_copy_sha256(target) != expected:
+            if expected is not None and card_file_sha256(target) != expected:
                 raise LoadError(f"the card copy already at {target} does not hash to its name {expected} (the "
                                 f"items' copy is {found or next(iter(origins))}): remove or replace it, then join "
                                 "again", file=str(target), rule="card-copy")
