@@ -22,11 +22,14 @@ with one ``ENTRY`` per investor name, in the order given, duplicates dropped::
                           "distinctive_phrases": [...], "milestones": [[DATE, DESCRIPTION], ...]},
      "cards": [{"id": CARD_ID, "content_hash": HASH}, ...]}
 
-``registry`` is the entry whose name or alias is ``NAME`` (compared without
-case; null when the registry has none, and then condition B refuses the
-investor); dates are written as the registry writes them (``1965``,
-``1965-05``); ``cards`` are the framework cards the entry lists, in its order,
-each with the content hash of the card file found for that id.
+``registry`` is the entry ``NAME`` refers to, found as
+:func:`ipb.engine.investors.get_investor` finds it (the entry's id, or its name
+or an alias compared without case and with runs of spaces as one, the fold by
+which the registry keeps names apart; null when the registry has none, and
+then condition B refuses the investor); dates are written as the registry
+writes them (``1965``, ``1965-05``); ``cards`` are the framework cards the
+entry lists, in its order, each with the content hash of the card file found
+for that id.
 
 Examples
 --------
@@ -43,7 +46,7 @@ import hashlib
 import json
 from typing import Any, Sequence
 
-from ipb.engine.investors import Investor, load_investors
+from ipb.engine.investors import Investor, UnknownInvestorError, get_investor
 from ipb.engine.registry import compiled_card
 from ipb.errors import IpbError
 
@@ -71,13 +74,19 @@ def _card_hash(card_id: str) -> str | None:
         return None
 
 
+def _registered(name: str) -> Investor | None:
+    """The registry entry ``name`` refers to (:func:`ipb.engine.investors.get_investor`), or None."""
+    try:
+        return get_investor(name)
+    except UnknownInvestorError:
+        return None
+
+
 def knowledge_sources(investors: Sequence[str]) -> dict[str, Any]:
     """The value :func:`knowledge_sha256` hashes (the module's canonical form, before writing it as JSON)."""
-    registry = list(load_investors().values())
     entries = []
     for name in dict.fromkeys(investors):
-        folded = name.casefold()
-        inv = next((i for i in registry if any(n.casefold() == folded for n in (i.name, *i.aliases))), None)
+        inv = _registered(name)
         entries.append({"name": name, "registry": None if inv is None else _entry(inv),
                         "cards": [] if inv is None else [{"id": c, "content_hash": _card_hash(c)} for c in inv.cards]})
     return {"investors": entries, "knowledge_version": KNOWLEDGE_VERSION}

@@ -1,0 +1,83 @@
+"""One investor lookup (s60twins, closing59's twins): the knowledge version an item records for condition B finds
+the investor's registry entry with :func:`ipb.engine.investors.get_investor`.
+
+Bug kind: two rules for one lookup. ``perturb/_knowledge.py`` matched a name or alias by ``casefold()`` alone, while
+the engine's lookup (the one the registry's own "a name must identify one investor" check folds by, and the one
+``ipb perturb``'s "not in the investor registry" note uses) also takes runs of spaces as one and takes an id. So a
+card naming "John  Neff" (two spaces) or the id "neff" got a knowledge version without a registry entry, while
+perturb said the investor was registered. Names spelled as the registry spells them (every bundled card) hash as
+before: tests/perturb/test_perturb_bytes.py and test_conditions_s59.py pin those bytes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.engine.investors import INVESTORS_ENV, UnknownInvestorError, get_investor, use_investors
+from ipb.perturb._knowledge import knowledge_sha256, knowledge_sources
+
+REGISTRY = """\
+version: 1
+investors:
+  neff_s60:
+    name: John Neff
+    aliases: [Windsor Manager]
+    kind: practitioner
+    organisation: Windsor Fund
+    school: deep_value
+    distinctive_phrases: [total return ratio]
+    phrases_source: author
+    active: {start: 1964, end: "1995-12-31"}
+    career_boundaries:
+      - date: 1964
+        event: windsor_manager
+        description: Took over the Windsor Fund.
+        corpus_filter: none
+    cards: []
+"""
+
+#: The registry part of the canonical form, written out by hand for the entry above.
+NEFF_ENTRY = {"id": "neff_s60", "name": "John Neff", "organisation": "Windsor Fund", "school": "deep_value",
+              "active_start": "1964", "active_end": "1995-12-31", "distinctive_phrases": ["total return ratio"],
+              "milestones": [["1964", "Took over the Windsor Fund."]]}
+
+
+@pytest.fixture()
+def neff(tmp_path, monkeypatch):
+    monkeypatch.delenv(INVESTORS_ENV, raising=False)
+    registry = tmp_path / "investors.yaml"
+    registry.write_text(REGISTRY, encoding="utf-8")
+    use_investors(registry)
+    yield registry
+    use_investors()
+
+
+@pytest.mark.parametrize("name, found", [
+    ("John Neff", True),            # the name as the registry spells it
+    ("JOHN NEFF", True),            # case (both rules)
+    ("windsor manager", True),      # an alias, case folded (both rules)
+    ("John  Neff", True),           # two spaces: found only since s60twins
+    (" Windsor\tManager ", True),   # an alias with a tab and outer spaces: found only since s60twins
+    ("neff_s60", True),             # the id: found only since s60twins
+    ("John Nef", False),            # unknown: no entry, no cards
+    ("Neff", False),                # a surname that is neither a name nor an alias
+])
+def test_knowledge_finds_the_entry_get_investor_finds(neff, name, found):
+    [entry] = knowledge_sources([name])["investors"]
+    assert entry == {"name": name, "registry": NEFF_ENTRY if found else None, "cards": []}
+    try:
+        get_investor(name)
+        engine_found = True
+    except UnknownInvestorError:
+        engine_found = False
+    assert engine_found is found
+
+
+def test_a_respaced_name_hashes_as_the_registrys_entry_under_its_own_spelling(neff):
+    # The entry records the name as given, so the version differs from the canonical spelling's, but both now carry
+    # the registry entry; an unknown name's version is that of an entry-less name.
+    assert knowledge_sha256(["John  Neff"]) != knowledge_sha256(["John Neff"])
+    assert knowledge_sources(["John  Neff"])["investors"][0]["registry"] == knowledge_sources(
+        ["John Neff"])["investors"][0]["registry"]
+    use_investors()
+    assert knowledge_sources(["John  Neff"])["investors"][0]["registry"] is None
