@@ -19,40 +19,13 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.engine.registry import card_file_sha256, source_sha256
 from ipb.perturb.verify import verify_items
+from tests.perturb.test_newuser_s59b import CARD  # a two-gate card of its own (LF, with a final newline)
 
 runner = CliRunner()
 
-#: A two-gate card of the test's own, so that verify must find it in ipb-cards/ (LF, with a final newline).
-CARD = """\
-id: s60_hash_screen
-investor: Test Screener
-name: Hash screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener checks the price, then leverage.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
-outcomes: {pass: BUY, fail: PASS}
-inputs:
-  pe_ratio: {type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}
-  debt_to_equity: {type: ratio, description: long-term debt over equity, range: [0%, 200%], step: 5%}
-gates:
-  - id: price
-    name: Price
-    proceed: pe_ratio <= 15x
-    kill_criterion: dear
-    required_elements: [P/E]
-  - id: leverage
-    name: Leverage
-    proceed: debt_to_equity <= 60%
-    kill_criterion: levered
-    required_elements: [debt to equity]
-"""
 #: Worked by hand from the definition (SHA-256 of the lines joined by "\n", no final newline), not by ipb.
 LINES_SHA = hashlib.sha256(CARD[:-1].encode("utf-8")).hexdigest()
-BASE = ("id: S60-HASH\nlayer: L7\ncard: s60_hash_screen\nas_of: \"1985-06-30\"\n"
+BASE = ("id: S60-HASH\nlayer: L7\ncard: s59b_join_screen\nas_of: \"1985-06-30\"\n"
         "facts:\n  pe_ratio: 10x\n  debt_to_equity: 40%\n")
 
 

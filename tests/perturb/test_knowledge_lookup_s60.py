@@ -14,31 +14,17 @@ from __future__ import annotations
 import pytest
 
 from ipb.engine.investors import INVESTORS_ENV, UnknownInvestorError, get_investor, use_investors
+from ipb.engine.registry import card_file_sha256
 from ipb.perturb._knowledge import knowledge_sha256, knowledge_sources
+from perturb_support import CARDS
+from tests.perturb.test_conditions_s59 import REGISTRY as NEFF_REGISTRY
 
-REGISTRY = """\
-version: 1
-investors:
-  neff_s60:
-    name: John Neff
-    aliases: [Windsor Manager]
-    kind: practitioner
-    organisation: Windsor Fund
-    school: deep_value
-    distinctive_phrases: [total return ratio]
-    phrases_source: author
-    active: {start: 1964, end: "1995-12-31"}
-    career_boundaries:
-      - date: 1964
-        event: windsor_manager
-        description: Took over the Windsor Fund.
-        corpus_filter: none
-    cards: []
-"""
-
+#: test_conditions_s59's one-card registry for John Neff, with an alias added.
+REGISTRY = NEFF_REGISTRY.replace("    name: John Neff\n", "    name: John Neff\n    aliases: [Windsor Manager]\n")
 #: The registry part of the canonical form, written out by hand for the entry above.
-NEFF_ENTRY = {"id": "neff_s60", "name": "John Neff", "organisation": "Windsor Fund", "school": "deep_value",
-              "active_start": "1964", "active_end": "1995-12-31", "distinctive_phrases": ["total return ratio"],
+NEFF_ENTRY = {"id": "neff", "name": "John Neff", "organisation": "Windsor Fund", "school": "deep_value",
+              "active_start": "1964", "active_end": "1995-12-31",
+              "distinctive_phrases": ["total return ratio", "low price-earnings"],
               "milestones": [["1964", "Took over the Windsor Fund."]]}
 
 
@@ -47,6 +33,7 @@ def neff(tmp_path, monkeypatch):
     monkeypatch.delenv(INVESTORS_ENV, raising=False)
     registry = tmp_path / "investors.yaml"
     registry.write_text(REGISTRY, encoding="utf-8")
+    monkeypatch.setenv("IPB_CARDS", str(CARDS))
     use_investors(registry)
     yield registry
     use_investors()
@@ -58,13 +45,14 @@ def neff(tmp_path, monkeypatch):
     ("windsor manager", True),      # an alias, case folded (both rules)
     ("John  Neff", True),           # two spaces: found only since s60twins
     (" Windsor\tManager ", True),   # an alias with a tab and outer spaces: found only since s60twins
-    ("neff_s60", True),             # the id: found only since s60twins
+    ("neff", True),                 # the id: found only since s60twins
     ("John Nef", False),            # unknown: no entry, no cards
-    ("Neff", False),                # a surname that is neither a name nor an alias
+    ("Windsor", False),             # a word that is neither a name nor an alias
 ])
 def test_knowledge_finds_the_entry_get_investor_finds(neff, name, found):
     [entry] = knowledge_sources([name])["investors"]
-    assert entry == {"name": name, "registry": NEFF_ENTRY if found else None, "cards": []}
+    cards = [{"id": "neff_total_return_screen", "content_hash": card_file_sha256(CARDS / "neff_new_user.yaml")}]
+    assert entry == {"name": name, "registry": NEFF_ENTRY if found else None, "cards": cards if found else []}
     try:
         get_investor(name)
         engine_found = True
@@ -75,7 +63,7 @@ def test_knowledge_finds_the_entry_get_investor_finds(neff, name, found):
 
 def test_a_respaced_name_hashes_as_the_registrys_entry_under_its_own_spelling(neff):
     # The entry records the name as given, so the version differs from the canonical spelling's, but both now carry
-    # the registry entry; an unknown name's version is that of an entry-less name.
+    # the registry entry; without the registry file the respaced name has none.
     assert knowledge_sha256(["John  Neff"]) != knowledge_sha256(["John Neff"])
     assert knowledge_sources(["John  Neff"])["investors"][0]["registry"] == knowledge_sources(
         ["John Neff"])["investors"][0]["registry"]
