@@ -79,3 +79,59 @@ def test_join_still_reads_a_fifo_and_a_file_line_for_line(tmp_path):
 
     with pytest.raises(LoadError, match="cannot read .*: Is a directory"):
         list(join_module._lines(tmp_path))
+
+
+DERIVED_CARD = """\
+id: patient_buyer
+investor: John Templeton
+name: Patient Buyer
+topology_type: linear_sequential
+gate_logic: conjunction
+decisive_default: true
+topology_rationale: One requirement.
+vintage: {start: 1939, end: 2008}
+sources:
+  - {tier: 1, document: "Templeton's Way with Money", year: 2012, after_vintage: posthumous}
+outcomes: {pass: BUY, fail: PASS_OVER}
+constants:
+  min_years: {value: 5, description: Fewest years held.}
+inputs:
+  holding_months: {type: number, unit: months, label: months the buyer will hold, range: [12, 240], step: 12}
+  holding_years: {type: number, unit: years, label: years the buyer will hold}
+constraints:
+  - {id: years_from_months, derive: holding_years, value: holding_months / 12}
+gates:
+  - id: patience
+    name: Patience
+    proceed: holding_years >= min_years
+    reject: holding_years < min_years
+    required_elements: ["holding {holding_years}"]
+"""
+
+
+def test_a_derived_input_does_not_make_inconclusive_reachable(tmp_path):
+    # bug kind: false reachability (s59break B11). Before: holding_years, derived from the ranged holding_months,
+    # counted as an input with no lattice, so the two-sided gate reading it was called able to be undecided:
+    # card_outcomes gave INCONCLUSIVE and a run said "never produced: INCONCLUSIVE" with missing_why null.
+    import json
+
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+    from ipb.engine.card import load_card
+    from ipb.engine.graph import compile_card
+    from ipb.perturb.frame import card_outcomes
+
+    card = tmp_path / "card.yaml"
+    card.write_text(DERIVED_CARD, encoding="utf-8")
+    assert card_outcomes(compile_card(load_card(card))) == ["BUY", "PASS_OVER"]
+    base = tmp_path / "base.yaml"
+    base.write_text('id: b\nlayer: L7\ncard: patient_buyer\nas_of: "1974-10-03"\nexpected: {verdict: BUY, trigger: '
+                    'all_gates_cleared}\nfacts:\n  holding_months: 84\n', encoding="utf-8")
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "12", "--seed", "7",
+                                      "--ops", "metric", "--out", str(tmp_path / "items.jsonl"), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert "INCONCLUSIVE" not in data["missing"] and "INCONCLUSIVE" not in " ".join(result.output.split())
+    assert data["missing_why"] is None or data["missing"]  # a why only beside a missing verdict
