@@ -135,3 +135,42 @@ def test_a_derived_input_does_not_make_inconclusive_reachable(tmp_path):
     data = json.loads(report.read_text(encoding="utf-8"))
     assert "INCONCLUSIVE" not in data["missing"] and "INCONCLUSIVE" not in " ".join(result.output.split())
     assert data["missing_why"] is None or data["missing"]  # a why only beside a missing verdict
+
+
+def test_balance_progress_says_the_pool_pass_and_estimates_from_the_items_rate():
+    # bug kind: misleading estimate (s59break B13). Before: 10 s of silence while the pool was drawn, then "about
+    # 1 min 37 s left" at 10% of a run whose 3,000 items took 3 s more (the pool's time counted in the rate).
+    import io
+
+    from ipb.perturb._progress import RunProgress
+
+    now = [0.0]
+    buf = io.StringIO()
+    counter = RunProgress(3000, buf, clock=lambda: now[0])
+    counter.balance = True
+
+    def lines():
+        now[0] = 10.0  # the pool pass
+        for i in range(3000):
+            now[0] += 0.001  # 3 s for the 3,000 items
+            yield str(i)
+
+    assert list(counter.wrap(lines())) == [str(i) for i in range(3000)]
+    said = buf.getvalue().splitlines()
+    assert said[0] == ("perturb: --balance: drawing a pool of candidates to choose the 3,000 items from; items are "
+                       "counted once it is drawn")
+    assert said[1] == "perturb: balance pool drawn in 10 s; writing the 3,000 items chosen"
+    # at 10%: 300 items in 0.3 s, so 2,700 more take about 2.7 s
+    assert said[2] == "perturb: 300 of 3,000 items made (10%), 10 s; about 2 s left at this rate"
+    assert len(said) == 2 + 10
+
+
+def test_progress_without_balance_says_no_pool_lines():
+    import io
+
+    from ipb.perturb._progress import RunProgress
+
+    buf = io.StringIO()
+    counter = RunProgress(10, buf, clock=lambda: 0.0)
+    list(counter.wrap(str(i) for i in range(10)))
+    assert "pool" not in buf.getvalue() and len(buf.getvalue().splitlines()) == 10
