@@ -226,7 +226,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Raises
     ------
     LoadError
-        The inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        One file is given twice (also as ``./A``, a symlink or a hard link); the inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
         whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
         already beside ``out``, does not hash to its name (both paths named).
     WriteError
@@ -246,6 +246,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     (2, 1, {'...a.jsonl': 1})
     """
     names = [str(p) for p in paths]
+    _refuse_given_twice(paths, names)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
@@ -293,6 +294,29 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         if copy_cards:
             result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
     return result
+
+
+def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> None:
+    """Refuse one file named twice (``A``, ``./A``, a symlink or a hard link to it): s59break B14 saw its every line
+    reported as a repeat ("200 repeating an earlier item's id: 200 first in A") instead of the slip it is.
+
+    Raises
+    ------
+    LoadError
+        Naming both places on the command line (rule ``file``); nothing is written.
+    """
+    seen: dict[tuple[int, int], int] = {}
+    for index, path in enumerate(paths):
+        try:
+            info = os.stat(path)
+        except OSError:  # a missing or unreadable file is reported when it is read
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            first = seen[key]
+            raise LoadError(f"{names[index]} (items file {index + 1}) is {names[first]} (items file {first + 1}) "
+                            "given twice: name each file once; nothing written", file=names[index], rule="file")
+        seen[key] = index
 
 
 def card_copy_sha256(path: Path) -> str:

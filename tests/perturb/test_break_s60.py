@@ -174,3 +174,35 @@ def test_progress_without_balance_says_no_pool_lines():
     counter = RunProgress(10, buf, clock=lambda: 0.0)
     list(counter.wrap(str(i) for i in range(10)))
     assert "pool" not in buf.getvalue() and len(buf.getvalue().splitlines()) == 10
+
+
+def test_a_far_column_puts_the_caret_at_the_end_of_the_excerpt():
+    # bug kind: runaway caret (s59break B14). Before: a truncated 3,078-character line printed a caret line of 3,078
+    # columns under its 200-character excerpt.
+    from ipb.errors import LoadError
+
+    error = LoadError("line 1 is not valid JSON", file="a.jsonl", line=1, column=3077, rule="json",
+                      source_line="x" * 200)
+    *_, excerpt, caret = error.render().splitlines()
+    assert excerpt == "    " + "x" * 200
+    assert caret == "    " + " " * 200 + "^ (column 3,077, past the 200 characters shown)"
+    near = LoadError("bad", file="a.jsonl", line=1, column=3, source_line="abcdef").render().splitlines()
+    assert near[-1] == "      ^"  # a column inside the excerpt: as before
+
+
+def test_join_refuses_one_file_given_twice(tmp_path, monkeypatch):
+    # bug kind: a slip reported as data (s59break B14). Before: "kept 0, dropped 200 (200 repeating an earlier
+    # item's id: 200 first in A)" and exit 0, for A given as A and ./A.
+    from tests.perturb.test_break_s59 import _join, _run
+
+    items = _run(tmp_path / "a", _item("T-00000000000000aa"))
+    monkeypatch.chdir(tmp_path)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(items)
+    for again in ("./a/items.jsonl", str(link)):
+        code, text = _join("a/items.jsonl", again, "--out", "out/items.jsonl")
+        assert code == 1, text
+        assert "(items file 2) is a/items.jsonl (items file 1) given twice: name each file once; nothing written" in text
+        assert not (tmp_path / "out").exists()
+    code, text = _join("a/items.jsonl", "--out", "out/items.jsonl")  # once is fine
+    assert code == 0 and "kept 1" in text
