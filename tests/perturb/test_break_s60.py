@@ -206,3 +206,62 @@ def test_join_refuses_one_file_given_twice(tmp_path, monkeypatch):
         assert not (tmp_path / "out").exists()
     code, text = _join("a/items.jsonl", "--out", "out/items.jsonl")  # once is fine
     assert code == 0 and "kept 1" in text
+
+
+ROUNDED_CARD = """\
+id: s60_cover_screen
+investor: Test Screener
+name: Cover screen
+topology_type: linear_sequential
+gate_logic: conjunction
+decisive_default: true
+topology_rationale: One test.
+vintage: {start: 1970, end: null}
+sources:
+  - {tier: 1, document: "A test card", year: 1970}
+outcomes: {pass: BUY, fail: PASS}
+inputs:
+  assets: {type: money, description: current assets, range: [$1B, $5B], step: $10M}
+  debts: {type: money, description: current liabilities, range: [$1B, $2B], step: $10M}
+  cover: {type: multiple, description: current assets over current liabilities, range: [0.5x, 5x], step: 0.1x}
+constraints:
+  - {id: cover_is_quotient, derive: cover, value: assets / debts}
+gates:
+  - id: covered
+    name: Covered
+    proceed: cover >= 2x
+    kill_criterion: thin
+    required_elements: [cover]
+"""
+
+
+@pytest.mark.parametrize("stated", ["2x", "1.9x"])
+def test_check_and_perturb_give_one_error_for_a_derived_value_rounded_across_a_gate(tmp_path, stated):
+    # bug kind: two tools disagreeing (NEWUSER_s58 F-W2's edge). $1.96B / $1B = 1.96, written at the 0.1x step as 2x,
+    # which passes cover >= 2x. Before: a base stating 1.9x was told by both "the rule gives cover = 2x: state
+    # that", and a base stating 2x passed ipb check (exit 0) while ipb perturb refused it.
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    run = CliRunner()
+    card = tmp_path / "card.yaml"
+    card.write_text(ROUNDED_CARD, encoding="utf-8")
+    base = tmp_path / "base.yaml"
+    base.write_text(f'id: b\nlayer: L7\ncard: s60_cover_screen\nas_of: "1985-06-30"\nfacts:\n  assets: $1.96B\n'
+                    f"  debts: $1B\n  cover: {stated}\n", encoding="utf-8")
+    checked = run.invoke(app, ["check", str(card), str(base)])
+    made = run.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "3", "--out",
+                            str(tmp_path / "items.jsonl")])
+    assert checked.exit_code == 1 and made.exit_code == 1, (checked.output, made.output)
+
+    def error(output: str) -> str:
+        return next(line for line in output.splitlines() if line.startswith(f"{base}:"))
+
+    assert error(checked.output) == error(made.output)
+    said = error(checked.output)
+    head = ("the base states cover as its sources' value rounded (assets, debts give 1.96)" if stated == "2x" else
+            "the rule gives cover = 2x, its sources' value written at its step (assets, debts give 1.96)")
+    assert said.startswith(f"{base}:8:10: load error: {head}, and the rounding decides a gate of card "
+                           "s60_cover_screen the other way")
+    assert "state that" not in said
