@@ -36,7 +36,7 @@ def join(
     card copies the kept items name are copied beside OUT, so that ``ipb verify
     OUT`` finds them where the cards are not installed.
     """
-    from ipb._files import check_writable, output_lock, refuse_overwriting
+    from ipb._files import check_writable, new_folders, output_lock, refuse_overwriting
     from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
     from ipb.perturb.join import join_items
 
@@ -55,7 +55,9 @@ def join(
             refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)],
                                command="join")
             check_writable({"--out": out})
-            with output_lock(out):
+            # the folder first, so that the lock file can be made in it: a join to a new folder took no lock, and a
+            # second join to the same --out ran beside it (s60fix); removed again, while empty, if nothing is written
+            with new_folders([out.parent if str(out.parent) else Path(".")]), output_lock(out):
                 remove_stale((out,), started, lambda text: err.print(text, markup=False))  # s59break B7
                 result = join_items(items, out, copy_cards=not no_cards)
                 outputs_complete(f"{out} written")

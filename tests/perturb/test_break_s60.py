@@ -265,3 +265,23 @@ def test_check_and_perturb_give_one_error_for_a_derived_value_rounded_across_a_g
     assert said.startswith(f"{base}:8:10: load error: {head}, and the rounding decides a gate of card "
                            "s60_cover_screen the other way")
     assert "state that" not in said
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_join_to_a_new_folder_holds_the_output_lock(tmp_path):
+    # bug kind: missing lock. Before: ipb join took its lock before join_items made --out's folder, so the lock file
+    # could not be made and nothing was locked: a second join to the same new --out ran beside the first.
+    from tests.perturb.test_break_s59 import _join, _run, _start_join
+
+    out = tmp_path / "new" / "items.jsonl"
+    proc, writer = _start_join(tmp_path / "in.jsonl", out, _item("T-00000000000000aa"))
+    try:
+        assert (out.parent / ".items.jsonl.lock").is_file()
+        other = _run(tmp_path / "b", _item("T-00000000000000bb"))
+        code, text = _join("--no-cards", str(other), "--out", str(out))
+        assert code == 1 and f"--out {out} is being written by another ipb run" in text
+        assert not out.exists()
+    finally:
+        proc.kill()
+        proc.communicate(timeout=60)
+        writer.close()  # type: ignore[attr-defined]
