@@ -130,7 +130,11 @@ class IpbError(Exception):
         text = str(self)
         if self.source_line is not None and self.column is not None:
             line = self.source_line.rstrip("\n")
-            text += f"\n    {line}\n    {' ' * (self.column - 1)}^"
+            # an excerpt (ipb join keeps a line's first 200 characters) ends before a far column: the caret stops
+            # just past it and says where the column is (s59break B14: a 3,078-column caret line under 200 characters)
+            column = max(1, min(self.column, len(line) + 1))
+            past = f" (column {self.column:,}, past the {len(line):,} characters shown)" if column < self.column else ""
+            text += f"\n    {line}\n    {' ' * (column - 1)}^{past}"
         return text
 
     def to_dict(self) -> dict[str, object]:

@@ -70,13 +70,35 @@ class RunProgress:
         self._last_tenth = 0
         #: how many items are put off to be written last (a ``LineSpool``'s length), or None
         self.put_off: Callable[[], int] | None = None
+        #: a ``--balance`` run: its pool of candidates is drawn before the first item comes (s59break B13)
+        self.balance = False
+        #: when the items began to come (the end of a balance pool): the time-left estimate counts from here
+        self._phase_start: float | None = None
 
     def wrap(self, lines: Iterable[str]) -> Iterator[str]:
-        """``lines`` unchanged, counted as they pass."""
+        """``lines`` unchanged, counted as they pass.
+
+        In a ``--balance`` run one line says the pool pass begins (when the first item is asked for) and one
+        that it has ended (when the first item comes); the time left is then estimated from the rate of the items
+        alone. s59break B13: ten silent seconds of pool, then "about 1 min 37 s left" at 10% of a run that ended
+        3 s later.
+        """
+        if self.balance:
+            self._say(f"perturb: --balance: drawing a pool of candidates to choose the {self.n:,} items from; "
+                      "items are counted once it is drawn")
         for line in lines:
+            if self.balance and self._phase_start is None:
+                self._phase_start = self._last_time = now = self.clock()
+                self._say(f"perturb: balance pool drawn in {duration(now - self.start)}; writing the {self.n:,} "
+                          "items chosen")
             self.written += 1
             self._tick()
             yield line
+
+    def _say(self, text: str) -> None:
+        if self.stream is not None:
+            self.stream.write(text + "\n")
+            self.stream.flush()
 
     def _tick(self) -> None:
         made = self.written + (self.put_off() if self.put_off is not None else 0)
@@ -96,7 +118,8 @@ class RunProgress:
         spent = now - self.start
         text = f"perturb: {self.made:,} of {self.n:,} items made ({self.made / self.n:.0%}), {duration(spent)}"
         if self.n // 10 <= self.made < self.n and self.made and spent >= 1:
-            text += f"; about {duration(spent * (self.n - self.made) / self.made)} left at this rate"
+            making = now - (self._phase_start if self._phase_start is not None else self.start)
+            text += f"; about {duration(making * (self.n - self.made) / self.made)} left at this rate"
         return text
 
     def stopped(self, signal_name: str, outputs: str, spent: float | None = None) -> str:

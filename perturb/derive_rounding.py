@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ipb.engine.card import Constraint
+from ipb.engine.card import Constraint, constraint_errors
 from ipb.engine.execute import execute
 from ipb.engine.graph import CompiledCard
 from ipb.engine._yaml import YamlDoc
 from ipb.errors import LoadError
 
-__all__ = ["base_rounding_errors", "rounds_across"]
+__all__ = ["base_constraint_errors", "base_rounding_errors", "rounds_across"]
 
 
 def _trace_key(card: CompiledCard, facts: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -68,16 +68,53 @@ def base_rounding_errors(card: CompiledCard, facts: Mapping[str, Any], doc: Yaml
         exact = k.value_for(facts, exact=True)
         if exact is None or exact == facts[k.derive] or not rounds_across(card, facts, k):
             continue
-        err = LoadError(f"the base states {k.derive} as its sources' value rounded ({', '.join(sorted(k.expr.names))}"
-                        f" give {exact:.6g}), and the rounding decides a gate of card {card.card.id} the "
-                        "other way: a reader dividing the stated figures would get another verdict; choose sources "
-                        f"whose value is not within rounding of the gate's line (constraint {k.id!r})",
-                        rule="constraint", name=k.id)
-        if doc is not None:
-            try:
-                line, column = doc.locate(("facts", k.derive))
-            except (KeyError, IndexError, TypeError, ValueError):
-                line, column = 1, 1
-            err.with_location(doc.file, line, column, doc.source_line(line))
-        out.append(err)
+        out.append(_rounding_error(card, k, facts, doc))
     return out
+
+
+def _rounding_error(card: CompiledCard, k: Constraint, facts: Mapping[str, Any], doc: YamlDoc | None, *,
+                    stated_exact: bool = False) -> LoadError:
+    """The error of a base whose derived input ``k.derive``, written at its step, is across a gate line from its
+    sources' exact value; ``stated_exact``: the base states another value, so the error gives the written one."""
+    from ipb.engine.execute import format_value
+
+    exact = k.value_for(facts, exact=True)
+    sources = ", ".join(sorted(k.expr.names))
+    if stated_exact:
+        written = format_value(k.value_for(facts), card.card.inputs[k.derive].type)
+        head = (f"the rule gives {k.derive} = {written}, its sources' value written at its step ({sources} give "
+                f"{exact:.6g})")
+    else:
+        head = f"the base states {k.derive} as its sources' value rounded ({sources} give {exact:.6g})"
+    err = LoadError(f"{head}, and the rounding decides a gate of card {card.card.id} the other way: a reader "
+                    "dividing the stated figures would get another verdict; choose sources whose value is not within "
+                    f"rounding of the gate's line (constraint {k.id!r})", rule="constraint", name=k.id)
+    if doc is not None:
+        try:
+            line, column = doc.locate(("facts", k.derive))
+        except (KeyError, IndexError, TypeError, ValueError):
+            line, column = 1, 1
+        err.with_location(doc.file, line, column, doc.source_line(line))
+    return err
+
+
+def base_constraint_errors(card: CompiledCard, facts: Mapping[str, Any], doc: YamlDoc | None) -> list[LoadError]:
+    """The errors of a base scenario against ``card``'s ``constraints:``, as ``ipb check`` and ``ipb perturb`` both
+    report them (s58 F-W2's edge: check asked a base to "state 2x", which perturb then refused).
+
+    A broken constraint is :func:`ipb.engine.card.constraint_errors`'s error, except where the value it asks for
+    (a derived input at its step) would round across a gate line: that error says so instead of "state that", and
+    names the exact value. With no constraint broken, :func:`base_rounding_errors`: a stated rounded value across
+    a gate line.
+    """
+    rules = {k.id: k for k in card.card.constraints}
+    out: list[LoadError] = []
+    for err in constraint_errors(card.card, facts, doc):
+        k = rules.get(err.name or "")
+        want = k.value_for(facts) if k is not None else None
+        if k is not None and k.derive is not None and want is not None \
+                and rounds_across(card, {**facts, k.derive: want}, k):
+            out.append(_rounding_error(card, k, facts, doc, stated_exact=True))
+        else:
+            out.append(err)
+    return out or base_rounding_errors(card, facts, doc)

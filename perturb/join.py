@@ -19,12 +19,16 @@ which a joined file does not carry; each run's summary reports its own.
 from __future__ import annotations
 
 import hashlib
+import errno
+import io
 import json
 import os
 import re
+import select
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Sequence, TextIO
 
 from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
 from ipb.engine.registry import CARD_COPIES, card_file_sha256
@@ -113,6 +117,57 @@ def _item_id(text: str, name: str, line: int) -> tuple[str, list[str], Any]:
     return ident, sources, record["scenario"]
 
 
+#: Seconds a read of a FIFO, pipe or device waits for data before it looks for a pending signal again.
+SIGNAL_POLL_S = 0.25
+
+
+class _PatientRaw(io.RawIOBase):
+    """A FIFO, pipe or device read so that a stop signal is never lost while no data comes (s60fix, flake 0).
+
+    CPython runs a signal's Python handler only between bytecodes; a signal that lands after the last check but
+    before the C code of ``readline`` enters ``read(2)`` interrupts nothing, and the read then waits for the writer
+    for ever (``ipb join <(slow producer)`` ignored SIGTERM while the producer held the pipe open). Each read here
+    first waits in ``select`` for at most :data:`SIGNAL_POLL_S` seconds and comes back to Python between waits, so a
+    pending handler runs within that time.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        while not select.select([self._fd], [], [], SIGNAL_POLL_S)[0]:
+            pass
+        return os.readv(self._fd, [buffer])
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+
+def _open_text(path: Path) -> TextIO:
+    """``path`` opened as UTF-8 text with its line ends kept; a FIFO, pipe or device through :class:`_PatientRaw`."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if stat.S_ISREG(mode):
+        return open(fd, encoding="utf-8", newline="")
+    if stat.S_ISDIR(mode):
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    return io.TextIOWrapper(io.BufferedReader(_PatientRaw(fd)), encoding="utf-8", newline="")
+
+
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, text without its line end) of every non-blank line of ``path``.
 
@@ -123,7 +178,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """
     name = str(path)
     try:
-        handle = open(path, encoding="utf-8", newline="")
+        handle = _open_text(path)
     except OSError as exc:
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from None
     with handle:
@@ -171,7 +226,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Raises
     ------
     LoadError
-        The inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        One file is given twice (also as ``./A``, a symlink or a hard link); the inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
         whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
         already beside ``out``, does not hash to its name (both paths named).
     WriteError
@@ -191,6 +246,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     (2, 1, {'...a.jsonl': 1})
     """
     names = [str(p) for p in paths]
+    _refuse_given_twice(paths, names)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
@@ -238,6 +294,29 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         if copy_cards:
             result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
     return result
+
+
+def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> None:
+    """Refuse one file named twice (``A``, ``./A``, a symlink or a hard link to it): s59break B14 saw its every line
+    reported as a repeat ("200 repeating an earlier item's id: 200 first in A") instead of the slip it is.
+
+    Raises
+    ------
+    LoadError
+        Naming both places on the command line (rule ``file``); nothing is written.
+    """
+    seen: dict[tuple[int, int], int] = {}
+    for index, path in enumerate(paths):
+        try:
+            info = os.stat(path)
+        except OSError:  # a missing or unreadable file is reported when it is read
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            first = seen[key]
+            raise LoadError(f"{names[index]} (items file {index + 1}) is {names[first]} (items file {first + 1}) "
+                            "given twice: name each file once; nothing written", file=names[index], rule="file")
+        seen[key] = index
 
 
 def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],

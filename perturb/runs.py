@@ -491,13 +491,29 @@ def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -
     """
     from ipb.perturb.undecided import undecided_gates
 
-    if frame.layer != "L7" or "INCONCLUSIVE" not in missing:
+    if not missing:
         return None
-    if any(name not in facts for name in frame.consumers) or undecided_gates(frame.cards[0]):
-        return None
-    return ("no item can be INCONCLUSIVE: the base states every input the card's gates read and no gate is "
-            "undecided on stated values, so the evenness counts it as 0; a base that leaves a fact out gives "
-            "INCONCLUSIVE items")
+    if frame.layer == "L7" and "INCONCLUSIVE" in missing and not undecided_gates(frame.cards[0]) \
+            and all(name in _stated(frame, facts) for name in frame.consumers):
+        return ("no item can be INCONCLUSIVE: the base states every input the card's gates read (or they are "
+                "derived from stated ones) and no gate is undecided on stated values, so the evenness counts it as "
+                "0; a base that leaves a fact out gives INCONCLUSIVE items")
+    # s59break B11: every verdict reported missing says why, not only an unreachable INCONCLUSIVE
+    return (f"the card can give {'them' if len(missing) > 1 else 'it'}, but no item this run kept reached "
+            f"{'them' if len(missing) > 1 else 'it'}: the scenarios that do lie where few draws fall; --balance draws "
+            "each verdict in turn, and more items (--n) or recipes that move more inputs (metric, sector+metric) "
+            "reach further")
+
+
+def _stated(frame: Frame, facts: Any) -> set[str]:
+    """The inputs ``facts`` states, with each input a ``derive:`` constraint computes from stated inputs only (s59break
+    B11: ``holding_years`` derived from a stated ``holding_months`` is stated in every item)."""
+    stated = set(facts)
+    for compiled in frame.cards:
+        for rule in compiled.card.constraints:
+            if rule.derive and all(m in stated for m in rule.expr.names if m in compiled.card.inputs):
+                stated.add(rule.derive)
+    return stated
 
 
 def near_mode(job: Any, balance: bool, default: str) -> str | None:

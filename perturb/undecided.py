@@ -39,7 +39,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from lark import Token, Tree
 
-from ipb.engine.card import Card, Gate, InputSpec
+from ipb.engine.card import Card, Constraint, Gate, InputSpec
 from ipb.engine.execute import execute
 from ipb.engine.expressions import CompiledExpression, parse_expression
 from ipb.engine.graph import CompiledCard
@@ -96,6 +96,26 @@ def _points(spec: InputSpec, count: int, marks: list[Decimal]) -> list[Any] | No
             k = int((mark - grid.lo) // grid.step)
             ks.update(j for j in (k - 1, k, k + 1, k + 2) if 0 <= j < grid.count)
     return [grid.value(k) for k in sorted(ks)]
+
+
+def _derived_through(card: Card, inputs: Sequence[str]) -> dict[str, Constraint]:
+    """The inputs of ``inputs`` that a ``derive:`` constraint computes and that have no lattice of their own (no
+    range) while every input the derivation reads has one: each with its constraint (s59break B11).
+
+    Such an input is stated whenever its sources are, at the values the derivation gives them; counted as an input
+    with no lattice, a two-sided gate reading it was taken to be able to end INCONCLUSIVE (a Templeton card whose
+    ``holding_years`` is ``holding_months / 12`` was said to be able to, and its run reported INCONCLUSIVE "never
+    produced").
+    """
+    found: dict[str, Constraint] = {}
+    for rule in card.constraints:
+        target = rule.derive
+        if target is None or target not in inputs or _points(card.inputs[target], 2, []) is not None:
+            continue
+        sources = [m for m in rule.expr.names if m in card.inputs]
+        if sources and all(_points(card.inputs[m], 2, []) is not None for m in sources):
+            found[target] = rule
+    return found
 
 
 def _in_range(spec: InputSpec, value: Decimal) -> bool:
@@ -182,6 +202,10 @@ def undecided_gates(compiled: CompiledCard) -> frozenset[str]:
     for i, gate in enumerate(card.gates):
         names, exprs = _read(gate, computed)
         inputs = sorted(n for n in names if n in card.inputs)
+        through = _derived_through(card, inputs)
+        if through:  # a derived input without a lattice of its own takes its values from its sources' lattices
+            inputs = sorted((set(inputs) - set(through)) | {m for k in through.values() for m in k.expr.names
+                                                            if m in card.inputs})
         points: list[list[Any]] = []
         fixed = 1
         numeric = []
@@ -213,7 +237,12 @@ def undecided_gates(compiled: CompiledCard) -> frozenset[str]:
                 open_.add(gate.id)
             continue
         for values in _lattice(points, share):
-            result = execute(compiled, dict(zip(inputs, values)), diagnostic=True).gates[i]
+            facts = dict(zip(inputs, values))
+            for target, rule in through.items():
+                value = rule.value_for(facts)
+                if value is not None:  # None: undefined on these values (a divisor zero), left unknown
+                    facts[target] = value
+            result = execute(compiled, facts, diagnostic=True).gates[i]
             verdict = result.diagnostic_verdict if result.diagnostic_verdict is not None else result.verdict
             if verdict is Verdict.INCONCLUSIVE:
                 open_.add(gate.id)

@@ -387,7 +387,10 @@ def check(
                                     source_line=doc.source_line(line)) from None
             scen = scenario_from_doc(doc, compiled.card)
             warnings.extend(lint_scenario(doc, compiled.card, scen.facts, scen.expected))
-            problems.extend(constraint_errors(compiled.card, scen.facts, doc))
+            # the same errors, in the same words, as ipb perturb gives the base (s58 F-W2's edge, s60fix)
+            from ipb.perturb.derive_rounding import base_constraint_errors
+
+            problems.extend(base_constraint_errors(compiled, scen.facts, doc))
             if scen.expected:
                 trace = execute(compiled, scen.facts)
                 found = check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc, trace.iterations)

@@ -4,8 +4,8 @@
 
 The files are read in the order given; a line whose item id, or whose scenario (the 16 hex digits ending the id),
 an earlier kept line has is dropped, the first kept (docs/perturbation.md, "Publishing"). Exit status: 0 on
-success, 1 on an unreadable file, a line that is not an item, one id with two scenarios or a card copy that does
-not hash to its name (nothing is written then), 128 + n when stopped by signal n (one line says so).
+success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, a card copy that does
+not hash to its name, inputs holding no item or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def join(
     card copies the kept items name are copied beside OUT, so that ``ipb verify
     OUT`` finds them where the cards are not installed.
     """
-    from ipb._files import check_writable, output_lock, refuse_overwriting
+    from ipb._files import check_writable, new_folders, output_lock, refuse_overwriting
     from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
     from ipb.perturb.join import join_items
 
@@ -55,7 +55,9 @@ def join(
             refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)],
                                command="join")
             check_writable({"--out": out})
-            with output_lock(out):
+            # the folder first, so that the lock file can be made in it: a join to a new folder took no lock, and a
+            # second join to the same --out ran beside it (s60fix); removed again, while empty, if nothing is written
+            with new_folders([out.parent if str(out.parent) else Path(".")]), output_lock(out):
                 remove_stale((out,), started, lambda text: err.print(text, markup=False))  # s59break B7
                 result = join_items(items, out, copy_cards=not no_cards)
                 outputs_complete(f"{out} written")

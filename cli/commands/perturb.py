@@ -126,6 +126,7 @@ def perturb(
             with new_folders(folders), output_lock(out_path):  # a second perturb to the same --out is refused (s53break 5)
                 remove_stale((out_path, report), started, _say)
                 counter.start = counter.clock()  # the progress rate counts from here, the stop line from ``started``
+                counter.balance = balance  # its pool pass is said when it starts and ends (s59break B13)
                 result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,
                                                   workers, ray_address, strict_mix, counter)
                 # s59break B9: from here a signal no longer makes the finished run a failure (cli/_stops.py)

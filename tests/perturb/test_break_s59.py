@@ -156,12 +156,13 @@ def test_join_stopped_by_sigterm_says_so_and_a_killed_joins_temporary_file_goes_
     proc, writer = _start_join(tmp_path / "in.jsonl", out, _item("T-00000000000000aa"))
     try:
         proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=60)
+        _, errors = proc.communicate(timeout=60)  # stderr read while waiting: a full pipe cannot stall the exit
+        code = proc.returncode
     finally:
         writer.close()  # type: ignore[attr-defined]
         if proc.poll() is None:
             proc.kill()
-    said = " ".join(proc.stderr.read().decode().split())  # type: ignore[union-attr]
+    said = " ".join(errors.decode().split())
     assert code == 128 + signal.SIGTERM
     assert "join stopped by SIGTERM after" in said and f"no items file written ({out} not made)" in said
     assert not out.parent.exists()  # neither a temporary file nor the folder join made for it

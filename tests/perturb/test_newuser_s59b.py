@@ -111,7 +111,9 @@ def test_concatenated_runs_fail_verify_and_the_joined_file_passes(runs, tmp_path
 
 def test_a_file_given_twice_drops_every_repeated_id(runs, tmp_path):
     out = tmp_path / "twice.jsonl"
-    result = join_items([runs[0], runs[0]], out, copy_cards=False)
+    copy = tmp_path / "copy.jsonl"  # s60fix: the same path twice is now refused as a slip; a copy's lines are repeats
+    copy.write_bytes(runs[0].read_bytes())
+    result = join_items([runs[0], copy], out, copy_cards=False)
     assert (result.kept, result.files[1].dropped_ids, result.files[1].dropped_scenarios) == (40, 40, 0)
     assert out.read_bytes() == runs[0].read_bytes()
 
