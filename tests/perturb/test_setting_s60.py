@@ -1,0 +1,171 @@
+"""A card's ``question:`` field: the setting that opens its L7 questions and the ask that closes them (issue 18
+item 5; s58user F-C14: "Every question opens 'Decision date: 1982-08-13.' and goes straight to the figures").
+
+Regression kinds: a question with no setting (who decides what); a card field that would put a fact, a stray brace
+or an unknown slot into every question; the question round trip (every fact read back, nothing else) broken by a
+line the facts reader does not know; cards without the field changing a byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ipb.cli import app
+from ipb.engine.card import load_card_text
+from ipb.errors import ErrorGroup
+from ipb.perturb import Job, build_frame, generate
+from ipb.perturb.frame import base_from_facts
+from ipb.perturb._question_setting import question_opening
+from ipb.perturb.question_facts import facts_paragraph, item_facts, read_question_facts
+from ipb.perturb.render import render_question
+
+ROOT = Path(__file__).resolve().parents[2]
+MARKS = ROOT / "frameworks" / "marks_distressed_debt.yaml"
+MARKS_BASE = ROOT / "frameworks" / "scenarios" / "marks_distressed_debt" / "invest_covered_senior_unsecured.yaml"
+SETTING = ("A distressed-debt fund that follows Howard Marks's rules is deciding whether to buy a class of claims on "
+           "a company in or near bankruptcy.")
+ASK = "Should the fund buy the claims at this price?"
+#: The cards that gained the field in s60setting (each must keep passing the checks below).
+WITH_SETTING = ("marks_distressed_debt", "greenblatt_magic_formula_screen", "klarman_deep_value_identification",
+                "lynch_six_category_framework", "munger_business_quality_price")
+FACTS = {"spread_to_treasuries": Decimal("0.25"), "purchase_price": Decimal("0.45"), "class_face": Decimal("1e9"),
+         "senior_claims": Decimal("5e8"), "reorganization_value": Decimal("1.4e9"), "stressed_value": Decimal("9e8"),
+         "years_to_resolution": Decimal(2), "legal_process_risk": "low"}
+
+
+def _question_block(text: str, block: str) -> str:
+    """The Marks card's text with its ``question:`` block replaced by ``block`` (empty: removed)."""
+    start = text.index("question:\n")
+    end = text.index("\n", text.index("  ask:", start)) + 1
+    return text[:start] + block + text[end:]
+
+
+def _marks_without(tmp_path: Path, block: str = "") -> Path:
+    path = tmp_path / "marks_distressed_debt.yaml"
+    path.write_text(_question_block(MARKS.read_text(encoding="utf-8"), block), encoding="utf-8")
+    return path
+
+
+def test_marks_question_opens_with_its_setting_and_asks_before_the_task():
+    frame = build_frame(["marks_distressed_debt"])
+    lines = render_question(frame, base_from_facts(frame, FACTS, as_of=dt.date(2009, 3, 31))).split("\n")
+    assert lines[0] == SETTING + " Decision date: 2009-03-31."
+    assert lines[1].startswith("The yield spread of the debt over Treasuries of similar maturity is 25%.")
+    assert lines[2].startswith(ASK + " Apply Howard Marks's Distressed Debt Investment Framework to this decision.")
+    # undated: the setting is the whole first line, and the facts still read back from the second
+    undated = render_question(frame, base_from_facts(frame, FACTS))
+    assert undated.split("\n")[0] == SETTING
+    assert read_question_facts(frame, undated) == FACTS
+
+
+def test_a_card_without_the_field_reads_as_before(tmp_path):
+    # the same card less its question block: the question is the one above less the setting and the ask, byte for
+    # byte (the template's ${ask} is empty and the first line is the date alone)
+    with_field = build_frame(["marks_distressed_debt"])
+    without = build_frame([str(_marks_without(tmp_path))])
+    day = dt.date(2009, 3, 31)
+    a = render_question(with_field, base_from_facts(with_field, FACTS, as_of=day))
+    b = render_question(without, base_from_facts(without, FACTS, as_of=day))
+    assert b == a.replace(SETTING + " ", "", 1).replace(ASK + " ", "", 1)
+    assert b.startswith("Decision date: 2009-03-31.\nThe yield spread")
+    assert "\nApply Howard Marks's Distressed Debt Investment Framework" in b
+
+
+def test_the_facts_paragraph_needs_the_setting_to_find_the_facts():
+    # without the opening, an undated question's first line is the setting, which states no fact: the reader the
+    # round trip uses would fail on it (what the old facts_paragraph did)
+    frame = build_frame(["marks_distressed_debt"])
+    question = render_question(frame, base_from_facts(frame, FACTS))
+    assert facts_paragraph(question) == SETTING
+    assert facts_paragraph(question, SETTING).startswith("The yield spread")
+
+
+def test_slots_are_filled_with_the_investor_and_the_framework(tmp_path):
+    block = ('question:\n  setting: "{investor}\'s desk is applying the {framework}."\n'
+             '  ask: "What does the {framework} say?"\n')
+    frame = build_frame([str(_marks_without(tmp_path, block))])
+    question = render_question(frame, base_from_facts(frame, FACTS))
+    assert question.startswith("Howard Marks's desk is applying the Distressed Debt Investment Framework.\n")
+    assert "What does the Distressed Debt Investment Framework say? Apply Howard Marks's" in question
+
+
+def test_l8_questions_keep_no_card_setting():
+    # several cards share an L8 question: no card's own setting or ask is put in it
+    frame = build_frame(["marks_distressed_debt", "graham_net_net_screen"])
+    question = render_question(frame, base_from_facts(frame, {"purchase_price": Decimal("0.45")}))
+    assert SETTING not in question and ASK not in question
+    assert question.startswith("The purchase price as a share of face value is 45%.")
+
+
+#: (question block, rule, what the message must say, error or warning)
+CHECKS = [
+    ('question:\n  setting: "The {fund} is deciding."\n  ask: "Buy?"\n', "question-slot", "unknown slot {fund}",
+     "error"),
+    ('question:\n  setting: "{investr} is deciding."\n  ask: "Buy?"\n', "question-slot", "did you mean 'investor'",
+     "error"),
+    ('question:\n  setting: "A fund is deciding {investor."\n  ask: "Buy?"\n', "question-brace",
+     "opens or closes no slot", "error"),
+    ('question:\n  setting: "A fund is deciding."\n  ask: "Buy it}?"\n', "question-brace", "question.ask", "error"),
+    ('question:\n  setting: "A fund with $2B is deciding whether to buy."\n  ask: "Buy?"\n', "question-figure",
+     "states a figure ('2')", "warning"),
+    ('question:\n  setting: "A fund is deciding, with half of its cash, whether to buy."\n  ask: "Buy?"\n',
+     "question-figure", "states a figure ('half')", "warning"),
+    ('question:\n  setting: "A fund is weighing purchase_price."\n  ask: "Buy?"\n', "question-name",
+     "'purchase_price'", "warning"),
+]
+
+
+@pytest.mark.parametrize("block,rule,says,kind", CHECKS, ids=[f"{c[1]}-{i}" for i, c in enumerate(CHECKS)])
+def test_check_reports_a_bad_question_field(tmp_path, block, rule, says, kind):
+    path = _marks_without(tmp_path, block)
+    text = path.read_text(encoding="utf-8")
+    row = 1 + text[:text.index(block)].count("\n") + (2 if "ask" in says or rule == "question-brace"
+                                                        and "}?" in block else 1)
+    if kind == "error":
+        with pytest.raises(ErrorGroup) as err:
+            load_card_text(text, str(path))
+        found = [e for e in err.value.errors if e.rule == rule]
+    else:
+        found = [w for w in load_card_text(text, str(path)).warnings if w.rule == rule]
+    assert len(found) == 1 and says in str(found[0]), [str(e) for e in found]
+    assert found[0].line == row
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == (1 if kind == "error" else 0)
+    assert says in result.output
+
+
+@pytest.mark.parametrize("block,says", [
+    ('question:\n  setting: "A fund is deciding."\n  closing: "Buy?"\n', "unknown field 'closing'"),
+    ('question:\n  setting: ""\n', "should be non-empty"),
+    ("question: {}\n", "should be non-empty"),
+])
+def test_schema_refuses_a_misshapen_question_field(tmp_path, block, says):
+    result = CliRunner().invoke(app, ["check", str(_marks_without(tmp_path, block))])
+    assert result.exit_code == 1
+    assert says in result.output
+
+
+@pytest.mark.parametrize("card_id", WITH_SETTING)
+def test_bundled_settings_are_plain_and_round_trip(card_id):
+    card = load_card_text((ROOT / "frameworks" / f"{card_id}.yaml").read_text(encoding="utf-8"))
+    words = card.question
+    assert words is not None and words.setting and words.ask
+    plain = re.sub(r"\{(?:investor|framework)\}", "", words.setting + " " + words.ask)
+    assert not re.search(r"[0-9{}]|\b[a-z]+_[a-z_]+\b", plain)
+    assert words.setting.endswith(".") and words.ask.endswith("?")
+    assert not [w for w in card.warnings if w.rule.startswith("question-")]
+    frame = build_frame([card_id])
+    base = next(p for p in sorted((ROOT / "frameworks" / "scenarios" / card_id).glob("*.yaml")))
+    lines = generate(Job((card_id,), str(base), 60, ()), 40).lines
+    assert len(lines) == 40
+    for item in map(json.loads, lines):
+        assert item["question"].startswith(question_opening(frame)) and "{" not in item["question"]
+        assert f"{words.ask} Apply " in item["question"]
+        assert read_question_facts(frame, item["question"]) == item_facts(frame, item)
