@@ -169,3 +169,51 @@ def test_bundled_settings_are_plain_and_round_trip(card_id):
         assert item["question"].startswith(question_opening(frame)) and "{" not in item["question"]
         assert f"{words.ask} Apply " in item["question"]
         assert read_question_facts(frame, item["question"]) == item_facts(frame, item)
+
+
+# --- s58user F-C15: a claim far below face, resolving soon, at a spread of 11-15% -------------------------------
+
+def _in_reported_region(p: Decimal, years: Decimal, spread: Decimal) -> bool:
+    """s58user F-C15's kind: bought at 28-45% of face, resolving in 1.25-4 years, 11-15% over Treasuries."""
+    return Decimal("0.28") <= p <= Decimal("0.45") and Decimal("1.25") <= years <= 4 \
+        and Decimal("0.11") <= spread <= Decimal("0.15")
+
+
+@pytest.mark.parametrize("price,spread,years,broken", [
+    # floor = 3.5 x (1 - price) / (years + 8), between a quarter and half of face
+    ("0.45", "0.1125", "2.25", True),   # the reported item: floor 1.925 / 10.25 = 18.8%
+    ("0.45", "0.15", "4", True),        # the region's loosest corner: floor 1.925 / 12 = 16.04%
+    ("0.45", "0.16", "4", True),        # 0.16 x 12 = 1.92 < 1.925
+    ("0.45", "0.1625", "4", False),     # 0.1625 x 12 = 1.95: one grid step (0.25%) above
+    ("0.45", "0.22", "2", False),       # the bundled decline_bad_case_loses_money base: floor 19.25%
+    ("0.45", "0.22", "1", False),       # s40m's reviewed item: floor 21.4%
+    ("0.30", "0.3575", "2", False),     # s45rfix's kept neighbour: floor 24.5%
+    ("0.49", "0.18", "1.5", True),      # floor 1.785 / 9.5 = 18.8%
+    ("0.50", "0.18", "1.5", False),     # half of face: the bundled inconclusive base, under the s39 band instead
+    ("0.25", "0.16", "1.5", False),     # a quarter of face: recovery doubt governs (s44rfix's kept item)
+])
+def test_the_pull_to_par_rule_ties_price_time_and_spread(price, spread, years, broken):
+    from ipb.engine.card import constraint_errors
+    card = load_card_text(MARKS.read_text(encoding="utf-8"))
+    facts = dict(FACTS, purchase_price=Decimal(price), spread_to_treasuries=Decimal(spread),
+                 years_to_resolution=Decimal(years))
+    rules = [str(e) for e in constraint_errors(card, facts) if "spread_pays_the_pull_to_par" in str(e)]
+    assert bool(rules) == broken, rules
+
+
+def test_a_1000_item_marks_run_has_no_claim_of_the_reported_kind():
+    # seed 58 on the bundled decline_bad_case_loses_money base: 31 of 1,000 items were of the reported kind before
+    # the rule; now none, by an independent computation of the floor
+    base = ROOT / "frameworks" / "scenarios" / "marks_distressed_debt" / "decline_bad_case_loses_money.yaml"
+    lines = generate(Job(("marks_distressed_debt",), str(base), 58, ()), 1000).lines
+    assert len(lines) == 1000
+    region = under = 0
+    for line in lines:
+        facts = json.loads(line)["scenario"]["facts"]
+        p = Decimal(facts["purchase_price"].rstrip("%")) / 100
+        s = Decimal(facts["spread_to_treasuries"].rstrip("%")) / 100
+        t = Decimal(str(facts["years_to_resolution"]))
+        region += _in_reported_region(p, t, s)
+        under += Decimal("0.25") < p < Decimal("0.5") and s * (t + 8) < Decimal("3.5") * (1 - p)
+    assert (region, under) == (0, 0)
+
