@@ -217,3 +217,30 @@ def test_a_1000_item_marks_run_has_no_claim_of_the_reported_kind():
         under += Decimal("0.25") < p < Decimal("0.5") and s * (t + 8) < Decimal("3.5") * (1 - p)
     assert (region, under) == (0, 0)
 
+
+# --- s58user F-C4: when an item states an input its base leaves out (docs/perturbation.md, "L8") -----------------
+
+FIXTURE = ROOT / "tests" / "perturb" / "fixtures" / "s60setting"
+
+
+def test_only_flip_and_isolate_anchors_state_an_input_the_base_leaves_out():
+    # the base states the price and leaves the debt ratio out (two_tests_base.yaml); the docs said no operator
+    # states such an input, but a flip or isolate anchor redraws any input a gate reads, stated or not
+    from ipb.perturb import parse_recipes
+    job = Job((str(FIXTURE / "two_tests.yaml"),), str(FIXTURE / "two_tests_base.yaml"), 4,
+              parse_recipes("metric,flip,isolate"))
+    items = [json.loads(line) for line in generate(job, 60).lines]
+    stated = {"metric": 0, "flip": 0, "isolate": 0}
+    for item in items:
+        operator = item["manifest"]["operators"][0]
+        facts, changes = item["scenario"]["facts"], item["manifest"]["changes"]
+        added = [c for c in changes if c["old"] is None]
+        assert ("debt_ratio" in facts) == bool(added), item["id"]
+        for change in added:
+            # the manifest shows the input with old null and the stated value as new; the anchor holds it
+            assert change == {"input": "debt_ratio", "old": None, "new": facts["debt_ratio"]}
+            assert "debt_ratio" in operator["details"]["anchor"]
+        stated[operator["name"]] += bool(added)
+    assert stated["metric"] == 0
+    assert stated["flip"] > 0 and stated["isolate"] > 0, stated
+
