@@ -244,3 +244,25 @@ def test_only_flip_and_isolate_anchors_state_an_input_the_base_leaves_out():
     assert stated["metric"] == 0
     assert stated["flip"] > 0 and stated["isolate"] > 0, stated
 
+
+# --- s58user F-C13: a sector move that only renames the industry is said to be thin -----------------------------
+
+def test_the_run_says_when_a_sector_move_only_renames_the_industry():
+    from ipb.perturb.recipes import default_recipes
+    notes = default_recipes(build_frame(["marks_distressed_debt"]))[1]
+    thin = [n for n in notes if "changes only sector (the industry's name)" in n]
+    # the card's sector lists 9 industries; the sectors registry has a sector for 7 of them (one item each at most)
+    assert thin == [f"sector: card marks_distressed_debt has no input with a sector profile or a sector-typical "
+                    f"range in frameworks/sectors.yaml, so a sector move changes only sector (the industry's name) "
+                    f"and a base gives at most 7 sector items, each one fact from the base; the other operators take "
+                    f"the rest of its share"]
+    # a card whose sector move also moves a profile (business model, margins, multiples) gets no such note
+    assert not [n for n in default_recipes(build_frame(["buffett_acquisition_checklist"]))[1] if "industry's name" in n]
+
+
+def test_a_seven_item_sector_recipe_matches_the_note():
+    # the note's bound is what the recipe makes: sector alone from the cable base stops at 7 distinct items
+    from ipb.perturb import parse_recipes
+    gen = generate(Job(("marks_distressed_debt",), str(MARKS_BASE), 1, parse_recipes("sector")), 20, allow_short=True)
+    changed = [tuple(c["input"] for c in json.loads(line)["manifest"]["changes"]) for line in gen.lines]
+    assert len(changed) == 7 and set(changed) == {("sector",)}
