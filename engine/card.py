@@ -49,6 +49,7 @@ from ipb.engine.expressions import (
 from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
 from ipb.engine._synonyms import verdict_synonyms_of
 from ipb.engine._card_constraints import _constraints, _lint_source_years
+from ipb.engine._card_question import CardQuestion, card_question
 from ipb.engine._card_schema import _schema_errors  # also imported from here by engine.investors and engine.scenario
 
 __all__ = [
@@ -308,6 +309,8 @@ class Card:
     constraints: tuple[Constraint, ...] = ()
     #: Extra phrases that state a final verdict (card field ``verdict_synonyms``): outcome -> phrases, as written.
     verdict_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The sentence opening its L7 questions and the ask closing them (card field ``question:``); None: none.
+    question: CardQuestion | None = None
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -720,6 +723,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                           rule="vintage"), ("vintage", "end"))
     _lint_source_years(data, col)
     constraints = _constraints(col, data, inputs, constants)
+    question = card_question(col, data)
 
     if col.errors:
         raise ErrorGroup(col.errors)
@@ -745,6 +749,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         author_inferred=author_inferred,
         constraints=constraints,
         verdict_synonyms=verdict_synonyms,
+        question=question,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ipb.engine.scenario import convert_fact
+from ipb.perturb._question_setting import question_opening
 from ipb.perturb.frame import Frame
 from ipb.perturb.render import fact_pattern, read_value
 
@@ -27,11 +28,18 @@ class QuestionReadError(ValueError):
     words that state no fact."""
 
 
-def facts_paragraph(question: str) -> str:
-    """The paragraph of ``question`` that states the facts: its first line, or its second after a "Decision date:"
-    or "Sector:" line."""
+def facts_paragraph(question: str, opening: str = "") -> str:
+    r"""The paragraph of ``question`` that states the facts: its first line, or its second after a "Decision date:"
+    or "Sector:" line, or after a line that opens with the card's setting sentence ``opening`` (card field
+    ``question: setting``; :func:`ipb.perturb._question_setting.question_opening`).
+
+    >>> facts_paragraph("A fund is choosing a bond. Decision date: 2009-03-09.\nThe price is 45%.\nApply ...",
+    ...                 "A fund is choosing a bond.")
+    'The price is 45%.'
+    """
     lines = question.split("\n")
-    return lines[1 if lines[0].startswith(("Decision date:", "Sector:")) and len(lines) > 1 else 0]
+    first = lines[0].startswith(("Decision date:", "Sector:")) or (bool(opening) and lines[0].startswith(opening))
+    return lines[1 if first and len(lines) > 1 else 0]
 
 
 def read_question_facts(frame: Frame, question: str) -> dict[str, Any]:
@@ -45,7 +53,7 @@ def read_question_facts(frame: Frame, question: str) -> dict[str, Any]:
     QuestionReadError
         When an input's sentence occurs twice, two sentences overlap, or words are left that state no fact.
     """
-    text = facts_paragraph(question)
+    text = facts_paragraph(question, question_opening(frame))
     found: dict[str, Any] = {}
     spans: list[tuple[int, int]] = []
     for name, spec in frame.inputs.items():

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from ipb.errors import PerturbError
 from ipb.perturb.frame import Frame
+from ipb.perturb._sector_notes import renaming_only_note
 from ipb.perturb.operators import get_operator, sector_context_note
 
 __all__ = ["DEFAULT_OPERATORS", "Recipe", "parse_recipes", "parse_mix", "default_recipes", "inapplicable_recipes"]
@@ -127,7 +128,7 @@ def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
         why = get_operator(name).applies(frame)
         if why is None:
             recipes.append(Recipe(name, ((name, None),)))
-            note = sector_context_note(frame) if name == "sector" else None
+            note = (sector_context_note(frame) or renaming_only_note(frame)) if name == "sector" else None
             if note is not None:
                 notes.append(note)
         else:

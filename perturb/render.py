@@ -47,6 +47,7 @@ from ipb.engine.card import Card, InputSpec
 from ipb.errors import PerturbError
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
+from ipb.perturb._question_setting import card_words, own_title, possessor
 from ipb.perturb.values import literal, money_text
 
 __all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
@@ -709,13 +710,17 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
         sector_inputs = frame.memo["question_sector_inputs"] = tuple(n for n in frame.sectors.inputs
                                                                      if n in frame.inputs)
     stated_sector = any(n in given for n in sector_inputs)
+    fixed = frame.memo.get("question")
+    if fixed is None:  # what depends on the cards only: read once per frame
+        fixed = frame.memo["question"] = _fixed_parts(frame)
+    labels, context, pieces = fixed
     settings = frame.memo.setdefault("question_setting", {})
     key = (scenario.as_of, scenario.regime, None if stated_sector else scenario.sector)
     setting = settings.get(key)
     if setting is None:  # the date, regime and sector line, remembered per frame (few distinct ones recur)
         if len(settings) >= UNKNOWN_LIMIT:
             settings.clear()
-        setting = settings[key] = _setting(frame, *key)
+        setting = settings[key] = _setting(frame, *key, opening=context.get("opening", ""))
     said_facts = frame.memo.setdefault("sentence", {})  # cached_text's memo, read here without a call per fact
     facts: list[str] = []
     for n in frame.inputs:
@@ -723,10 +728,6 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
             value = given[n]
             text = said_facts.get((n, value, type(value)))
             facts.append(text if text is not None else cached_text(frame, "sentence", n, value, _spec_sentence))
-    fixed = frame.memo.get("question")
-    if fixed is None:  # what depends on the cards only: read once per frame
-        fixed = frame.memo["question"] = _fixed_parts(frame)
-    labels, context, pieces = fixed
     missing_names = tuple(n for n in labels if n not in scenario.facts)
     missing = tuple(labels[n] for n in missing_names)
     if missing:
@@ -755,9 +756,11 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     return "".join(text if name is None else values[name] for text, name in pieces)
 
 
-def _setting(frame: Frame, as_of: dt.date | None, regime_id: str | None, sector: str | None) -> str:
-    """The question's first line: the decision date with its regime, and the sector when no input states it."""
-    parts: list[str] = []
+def _setting(frame: Frame, as_of: dt.date | None, regime_id: str | None, sector: str | None, *,
+             opening: str = "") -> str:
+    """The question's first line: the card's own setting sentence (``question: setting``), the decision date with
+    its regime, and the sector when no input states it."""
+    parts: list[str] = [opening] if opening else []
     if as_of is not None:
         setting = f"Decision date: {as_of.isoformat()}"
         if regime_id is not None:
@@ -822,39 +825,16 @@ def _unknown_label(spec: InputSpec) -> str:
     return question_label(spec)
 
 
-def _possessor(investor: str) -> str:
-    """An investor as a possessor: an institution written ``NBIM (Norges Bank ...)`` by its short name."""
-    short, sep, _ = investor.partition(" (")
-    return short if sep and investor.endswith(")") and short else investor
-
-
-def _own_title(possessor: str, name: str) -> str:
-    """A card's name as the question writes it after its investor's possessive: a name that starts with the
-    investor (full name or surname, with or without ``'s``) loses that word, so the question does not name the
-    investor twice (s52newuser finding 6: "Apply Howard Marks's Marks Market Cycle ...").
-
-    >>> _own_title("Howard Marks", "Marks Market Cycle Positioning Framework")
-    'Market Cycle Positioning Framework'
-    >>> _own_title("Benjamin Graham", "Graham’s Seven Tests"), _own_title("NBIM", "NBIM Exclusion Screen")
-    ('Seven Tests', 'Exclusion Screen')
-    >>> _own_title("Ray Dalio", "All-Weather Portfolio Construction"), _own_title("Howard Marks", "Marks")
-    ('All-Weather Portfolio Construction', 'Marks')
-    """
-    words = possessor.split()
-    for who in dict.fromkeys((possessor, words[-1] if words else possessor)):
-        for prefix in (f"{who}'s ", f"{who}’s ", f"{who} "):
-            if name.startswith(prefix) and name[len(prefix):].strip():
-                return name[len(prefix):].lstrip()
-    return name
-
-
 def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
     """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
     labels = {n: _unknown_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
-        investor = _possessor(card.investor)
-        context = {"investor": investor, "framework": _own_title(investor, card.name), "outcomes": _outcomes(frame)}
+        investor = possessor(card.investor)
+        framework = own_title(investor, card.name)
+        opening, ask = card_words(card, investor, framework)
+        context = {"investor": investor, "framework": framework, "outcomes": _outcomes(frame), "ask": ask,
+                   "opening": opening}
     else:
         context = {"investors": _join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
                    "frameworks": "; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards)}

@@ -18,6 +18,7 @@ MODULES = [
     "ipb.engine._units",
     "ipb.engine._comparison_lints",
     "ipb.engine._card_schema",  # s59userB: how an unknown field names its constraint or input
+    "ipb.engine._card_question",  # s60setting: a card's question setting and ask
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",

@@ -515,6 +515,16 @@ s59cond, is byte for byte the same once that one field is taken out of the new f
 pins move 7ea4f0df -> d8da9b71, b23f1429 -> 32a04240, d2b7af08 -> b728e01e, and under fill (and
 ``--no-near-duplicates``) bfcf65a1 -> f02b555a, 6933b9c0 -> 4b017e31; the older pins the text above names are the
 same runs without the field.
+Re-pinned in s60setting (issue 18 item 5, s58user F-C14): marks_distressed_debt gained a ``question:`` block (its
+setting and ask). That card is in none of these runs, but Howard Marks's registry entry lists it, so every item of
+marks-defaults and l8-three-investors records another ``conditions.B.knowledge_sha256``; nothing else changes: the
+three files made on the base commit and on s60setting are equal field by field but for that one
+(/tmp/s60setting/cmp_items.py). The pins move 32a04240 -> 3b85dcb5, b728e01e -> d866ed61, and under fill
+4b017e31 -> 8acbaf82; buffett-bench-recipes is unchanged.
+Re-pinned in s60setting (s58user F-C15): marks_distressed_debt gained the constraint spread_pays_the_pull_to_par;
+again only ``conditions.B.knowledge_sha256`` of marks-defaults and l8-three-investors differs (field by field against
+the previous commit's files). The pins move 3b85dcb5 -> 52cb8c55, d866ed61 -> 00ff7462, and under fill
+8acbaf82 -> 82569b0c; buffett-bench-recipes is unchanged.
 """
 
 from __future__ import annotations
@@ -535,9 +545,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "d8da9b719a3e782f6f01d88fc0b21d2a0a29c20187266cfdb03ed5a127b9ad44"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "32a04240f1d0d2d678ae35ebdc0baaa23920f0c48aa0e0b525544fd5bbb17927"),
+                       "52cb8c552f8259d85da12565bad4d474f4afb4212af132f814efd1a699451b93"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "b728e01ea57da6faf4a52ddfa055e9b316f98cba787e3570397da01753640f2c"),
+                           7, "", 90, "00ff74622c62323125258d767bc4be0c596c284876ca4d2b749f3ec2ad25b42b"),
 }
 
 
@@ -565,7 +575,7 @@ def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
     for name, digest in (("buffett-bench-recipes", "f02b555a75ee28938b106cf95408a78fe38ab3f28b1bb8fc1ffd6d4b054e31f0"),
-                         ("marks-defaults", "4b017e31ffe9ddcb11526ed84450049d821798d199cf837b3ed0706df0a85d9a")):
+                         ("marks-defaults", "82569b0c64ec6a9cc9acc46612c5a1b75513da86799d34709b2b752fb917f7bf")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)

@@ -19,7 +19,9 @@ MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.pert
            # s59userB: ipb join's de-duplication
            "ipb.perturb.join",
            # s59cond: condition B's knowledge version
-           "ipb.perturb._knowledge"]
+           "ipb.perturb._knowledge",
+           # s60setting: the card's question setting and ask, and the facts paragraph after it
+           "ipb.perturb._question_setting", "ipb.perturb.question_facts"]
 
 
 @pytest.mark.parametrize("name", MODULES)

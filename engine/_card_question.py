@@ -1,0 +1,89 @@
+"""A card's ``question:`` field: the sentence that opens its L7 questions and the ask that closes them.
+
+Issue 18 item 5 (s58user F-C14): a generated question opened "Decision date: 1982-08-13." and went straight to the
+figures; nothing said who decides what. A card may now give ``question: {setting: ..., ask: ...}``: ``setting``
+opens the question's first line, before the date, and ``ask`` stands just before the task instruction. Both are
+plain prose with two optional slots, ``{investor}`` (the investor as the question names it) and ``{framework}``
+(the card's name without the investor's). They describe the decision, never the scenario: a figure in them would
+be a fact that no input states, so the question would say more than the scenario holds (lint ``question-figure``).
+
+Split from :mod:`ipb.engine.card` (module size limit), which calls :func:`card_question` while it reads a card.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ipb.errors import LintWarning, LoadError, did_you_mean
+
+__all__ = ["CardQuestion", "QUESTION_SLOTS", "card_question", "fill_question_text"]
+
+#: The names a ``question:`` text may hold in braces.
+QUESTION_SLOTS = ("investor", "framework")
+
+_SLOT = re.compile(r"\{([^{}]*)\}")
+#: A figure: a digit, or a number word that counts or sizes (a written-out figure states a fact just the same).
+_FIGURE = re.compile(r"[0-9]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                     r"hundred|thousand|million|billion|trillion|percent|half|third|quarter)\b", re.IGNORECASE)
+_SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
+@dataclass(frozen=True)
+class CardQuestion:
+    """The card's own words around its L7 questions (card field ``question:``); whitespace runs read as one space."""
+
+    #: The opening sentence: who decides what ("A distressed-debt fund is deciding whether to buy a class of
+    #: claims."); empty for none.
+    setting: str = ""
+    #: The closing ask, said just before the task instruction ("Should the fund buy the claims?"); empty for none.
+    ask: str = ""
+
+
+def fill_question_text(text: str, investor: str, framework: str) -> str:
+    """``text`` with its ``{investor}`` and ``{framework}`` slots filled (the card has been checked: no other slot).
+
+    >>> fill_question_text("{investor}'s fund is applying the {framework}.", "Howard Marks", "Distressed Debt Rules")
+    "Howard Marks's fund is applying the Distressed Debt Rules."
+    """
+    return _SLOT.sub(lambda m: investor if m.group(1) == "investor" else framework, text)
+
+
+def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
+    """Read and check ``question:`` (its shape is the JSON Schema's): errors and warnings go to ``col``.
+
+    Errors: a slot other than ``{investor}`` or ``{framework}`` (rule ``question-slot``, with a suggestion), a brace
+    that opens or closes no slot (``question-brace``). Warnings: a figure (``question-figure``) or a snake_case
+    token (``question-name``), which would state a fact, or an input's name, that the scenario does not give.
+    """
+    raw = data.get("question")
+    if not isinstance(raw, Mapping):
+        return None
+    texts: dict[str, str] = {}
+    for key in ("setting", "ask"):
+        value = raw.get(key)
+        if not isinstance(value, str):
+            continue
+        text = " ".join(value.split())
+        path = ("question", key)
+        for m in _SLOT.finditer(text):
+            if m.group(1) not in QUESTION_SLOTS:
+                col.add(LoadError(f"unknown slot {{{m.group(1)}}} in question.{key}; a question text may hold "
+                                  f"{', '.join('{' + s + '}' for s in QUESTION_SLOTS)}", rule="question-slot",
+                                  name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path)
+        stray = _SLOT.sub("", text)
+        if "{" in stray or "}" in stray:
+            col.add(LoadError(f"a brace in question.{key} opens or closes no slot: {text!r}; write a slot as "
+                              "{investor} or {framework}, and no other brace", rule="question-brace"), path)
+        figure = _FIGURE.search(_SLOT.sub("", text))
+        if figure is not None:
+            col.warn(LintWarning(f"question.{key} states a figure ({figure.group(0)!r}): every item's question would "
+                                 "state a fact that no input gives; put the figure in an input, or leave it out",
+                                 rule="question-figure", name=key), path)
+        snake = _SNAKE.search(text)
+        if snake is not None:
+            col.warn(LintWarning(f"question.{key} holds {snake.group(0)!r}, an input's name as code: write it in "
+                                 "words", rule="question-name", name=key), path)
+        texts[key] = text
+    return CardQuestion(**texts) if texts else None
