@@ -20,6 +20,7 @@ MODULES = [
     "ipb.engine._card_schema",  # s59userB: how an unknown field names its constraint or input
     "ipb.engine.graph",
     "ipb.engine.execute",
+    "ipb.engine.grp_view",  # s60speed: forget_rendered
     "ipb.engine.scenario",
     "ipb.engine.numbers",
     "ipb.engine.explain",
