@@ -15,6 +15,8 @@ import multiprocessing
 from math import ceil
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterator
 
+from ipb.engine.grp_view import forget_rendered
+
 if TYPE_CHECKING:
     from ipb.perturb.generation import Candidate, Generator, Job
 
@@ -127,10 +129,14 @@ class _Pool:
             yield from block
 
     def close(self) -> None:
+        """End the workers once their tasks are done, and drop the whole GRPs the run's cards remember: they serve
+        only the run's own items (:func:`ipb.engine.grp_view.forget_rendered`; memory flat in N, s60speed)."""
         if self._pool is not None:
             self._pool.close()
             self._pool.join()
             self._pool = None
+        for compiled in self.gen.frame.cards:
+            forget_rendered(compiled)
 
     def terminate(self) -> None:
         """End the workers at once, their queued tasks dropped (a stopped run)."""

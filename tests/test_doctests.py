@@ -21,6 +21,7 @@ MODULES = [
     "ipb.engine._card_question",  # s60setting: a card's question setting and ask
     "ipb.engine.graph",
     "ipb.engine.execute",
+    "ipb.engine.grp_view",  # s60speed: forget_rendered
     "ipb.engine.scenario",
     "ipb.engine.numbers",
     "ipb.engine.explain",
