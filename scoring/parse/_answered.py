@@ -13,6 +13,7 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger, normalize
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Evidence, _Hit, _Mention
 from ipb.scoring.parse._regime_words import placed
+from ipb.scoring.parse._question_columns import question_polarity
 from ipb.scoring.parse._types import Span
 from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring.parse._state import _ParserState
@@ -393,6 +394,10 @@ class _AnsweredMixin(_ParserState):
                         columns[c] = _YES_PROCEED
                     elif _FAIL_COLUMN.fullmatch(head):
                         columns[c] = _YES_REJECT
+                    else:  # "Favourable?", "OK?", "Sell trigger fired?": a question whose polarity its words say (_question_columns.py)
+                        asked = question_polarity(masked[a:b])
+                        if asked is not None:
+                            columns[c] = _YES_PROCEED if asked == "pass" else _YES_REJECT
                 continue
             for c, word in columns.items():
                 if c >= len(line.cells):

@@ -42,8 +42,11 @@ __all__ = ["ENTAILED_FACTOR", "MIN_FINAL_CONFIDENCE", "entailed_gates"]
 
 #: A gate verdict entailed by the final verdict has this share of the final verdict's confidence.
 ENTAILED_FACTOR = 0.6
-#: A final verdict read with less confidence than this entails nothing (a weak or contested reading).
-MIN_FINAL_CONFIDENCE = 0.5
+#: A final verdict read with less confidence than this entails nothing (a weak or contested reading). The lowest
+#: statement level (1, 0.45: :data:`._confidence.LEVEL_CONFIDENCE`) still entails: a buy stated as the writer's act
+#: ("So I bought a starter position", "I am buying") clears the gates as a BUY does, and its gates carry
+#: ENTAILED_FACTOR x 0.45 = 0.27, low enough for ``--min-confidence`` to route them to review (s60groups).
+MIN_FINAL_CONFIDENCE = 0.45
 
 
 def _cleared_gates(card: Card, final: str) -> set[int] | None:

@@ -11,6 +11,7 @@ import math
 import re
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._question_columns import APPROVAL_KEY
 
 #: Keys that hold the answer's data about itself, never a criterion (never an invented gate, never a gate's verdict).
 FIELD_KEYS = frozenset({
@@ -28,7 +29,8 @@ _RATING_VALUES = {"bullish": vw.PROCEED, "positive": vw.PROCEED, "bearish": vw.R
 _FAILURE_KEY = re.compile(r"(?i)fail|trigger|breach|violat|red[ _-]?flag|kill|exclu|warning|flag")
 _BOOL = {"true": True, "false": False, "yes": True, "no": False}
 #: A key that holds a verdict word: its yes / no answer is a verdict ("passed": false, "meets_test": true).
-_VERDICT_KEY = re.compile(r"(?i)pass|(?<![a-z])met(?![a-z])|meet|satisf|clear|qualif|eligible|(?<![a-z])ok(?![a-z])")
+#: A key naming the approving state ("favourable", "posture_fits", "story_intact") holds one too (:mod:`._question_columns`).
+_VERDICT_KEY = re.compile(r"(?i)pass|(?<![a-z])met(?![a-z])|meet|satisf|clear|qualif|eligible|(?<![a-z])ok(?![a-z])|" + APPROVAL_KEY.pattern)
 #: A key-value line whose whole value is a yes / no answer, in a YAML-like block or a JSON object:
 #: "economic_moat: true", "  - management_integrity: no", '"moat": "yes",'. The tail after the value is possessive
 #: (s54redos: a run of spaces after "true" was split two ways around the optional brackets on every line start).

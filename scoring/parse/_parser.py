@@ -38,6 +38,7 @@ from ipb.scoring.parse._common import (
     MAX_OCCURRENCES,
     _failure,
 )
+from ipb.scoring.parse._affirmed import affirmed_gates
 from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._final_words import outcomes_named
@@ -186,6 +187,7 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
+        affirmed_gates(self, result.gates)  # "That's a moat.", "It has no moat.": the gate's noun said of the case (_affirmed.py)
         if all(g.how.split("+")[0] in ("paraphrase", DESCRIBED_PROSE) for g in result.gates):
             # the no-gate fallback: clauses in the card's words (_described.py); gates read only in other words
             # (_paraphrased_gates.py) or from a sentence stating their substance (_described_prose.py) are added to what it

@@ -72,7 +72,7 @@ def test_a_branch_outcome_entails_only_its_branch_and_the_common_gates() -> None
     assert entailed_gates(card, [GateTrace(5, "g5", None, (0, 1), (0, 1), "name")], "HOLD_BALANCED_MIX", (5, 9), 0.85) == 0
 
 
-@pytest.mark.parametrize("final, confidence", [("INVEST", 0.45), (vw.INCONCLUSIVE, 0.95), (None, 0.0)])
+@pytest.mark.parametrize("final, confidence", [("INVEST", 0.35), (vw.INCONCLUSIVE, 0.95), (None, 0.0)])
 def test_a_weak_inconclusive_or_missing_final_verdict_entails_nothing(final, confidence) -> None:
     card = compiled_card(SPINOFF).card
     traces = [GateTrace(1, "g1", None, (0, 1), (0, 1), "name")]
