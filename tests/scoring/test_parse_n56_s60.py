@@ -3,6 +3,8 @@ written for this test (not taken from the corpus). Each reading test fails on th
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import time
 
 import pytest
@@ -124,3 +126,67 @@ def test_equals_title_check_is_linear() -> None:
         t0 = time.perf_counter()
         classify_line(line, 0, len(line))
         assert time.perf_counter() - t0 < 0.5
+
+
+# ------------------------------------------- verdict-word-senses: a snake_case status value of a JSON answer
+
+JSON_STATUS = '''```json
+{"gates": [
+  {"gate": 1, "name": "Circle of Competence", "status": "pass"},
+  {"gate": 2, "name": "Economic Moat", "status": "fail"},
+  {"gate": 3, "name": "Management Integrity", "status": "not_reached"},
+  {"gate": 4, "name": "Intrinsic Value Estimation", "status": "not_applicable"}
+]}
+```
+'''
+
+
+def test_snake_case_not_reached_is_na() -> None:
+    # before: "not_reached" held no verdict word (the phrase was matched only with a space), so gates 3 and 4 had none
+    gates, _ = _read(JSON_STATUS, "buffett_acquisition_checklist")
+    assert gates == [(1, "PROCEED"), (2, "REJECT"), (3, "N/A"), (4, "N/A")]
+
+
+def test_snake_case_negation_stays_bounded() -> None:
+    # "notable_reach" is no "not reached": the word boundary still holds after the underscore is allowed
+    text = '{"gates": [{"gate": 1, "name": "Circle of Competence", "status": "notable_reached"}]}'
+    r = parse_response(text, "buffett_acquisition_checklist", embedder=False)
+    assert [g.verdict for g in r.gates if g.gate == 1] in ([None], [])
+
+
+# ------------------------------------------- layout: a JSON key line listing retrieved documents by reference mark
+
+JSON_RETRIEVED = '''```json
+{
+  "retrieved_documents": ["[1] Margin of Safety", "[2] Economic Moat"],
+  "gates": [
+    {"gate": 1, "name": "Circle of Competence", "status": "pass"},
+    {"gate": 2, "name": "Economic Moat", "status": "pass"},
+    {"gate": 5, "name": "Margin of Safety", "status": "fail"}
+  ]
+}
+```
+'''
+
+
+def test_inline_list_of_retrieved_titles_sets_no_order() -> None:
+    # before: the titles in the sources array were the first mentions of gates 5 and 2, so the order was [5, 2, 1]
+    gates, _ = _read(JSON_RETRIEVED, "buffett_acquisition_checklist")
+    assert gates == [(1, "PROCEED"), (2, "PROCEED"), (5, "REJECT")]
+
+
+def test_inline_source_list_needs_every_item_marked() -> None:
+    from ipb.scoring.parse._source_lists import blank_source_lists
+
+    line = '"sources": ["[1] Economic Moat", "Margin of Safety: fail"],'  # an item without [n]: not a list of references
+    assert blank_source_lists(line)[1] == 0
+    long = '"sources": [' + '"[1] x", ' * 50_000 + '"[2] y"'  # never closed: no list, and read in linear time
+    t0 = time.perf_counter()
+    assert blank_source_lists(long)[1] == 0
+    assert time.perf_counter() - t0 < 0.5
+
+
+@pytest.mark.parametrize("name", ["ipb.scoring.parse._record_lines", "ipb.scoring.parse._source_lists"])
+def test_module_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
