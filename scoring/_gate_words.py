@@ -135,7 +135,8 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # -- N/A
     VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
     VerdictWord(
-        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
+        # "not_reached", "not_applicable": a status value of a JSON or YAML answer written as one snake_case token
+        _I(r"\b(?:not|never)[\s_]+(?:yet[\s_]+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
            r"considered|performed|meaningful|computed|calculated|estimated)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"
            # "STEP 3 — not run, because step 2 failed" (s54wild): a step not carried out, the clause closed after "run";
            # "does not run out of cash", "not run by insiders" go on and are no verdict

@@ -423,6 +423,10 @@ def table_top(lines: list[Line], li: int) -> int:
 
 
 _HEADING = re.compile(r"[ \t]{0,3}(#{1,6})[ \t]+")
+#: An AsciiDoc or wiki section title: "== Lens 1: Price", "=== Day 14 ===" (the level is the number of "=").
+_EQ_HEADING = re.compile(r"[ \t]{0,3}(={1,6})[ \t]+(?=[^\W\d_])")
+#: What no such title holds: a line of a calculation ("= EPS x 28.5 = $57", "= owner earnings  $48M").
+_NOT_TITLE = re.compile("[=$%*/+<>\u00d7\u2212\u2248\u2264\u2265]|[ \t][xX][ \t]+[\\d(]")
 _QUOTE = re.compile(r"[ \t]{0,12}(?:>[ \t]?){1,6}")
 #: A list item's marker. Numbers also in the forms other scripts number items: circled digits ("\u2460 ", "\u2461 ", up to
 #: 20) and the ideographic enumeration comma ("1\u3001\u80fd\u529b\u5708", no space needed after it); the item number of
@@ -545,6 +549,15 @@ def classify_line(text: str, start: int, end: int, in_fence: bool = False) -> Li
     return _classify(text, start, end, in_fence)
 
 
+def _eq_heading(text: str, pos: int, end: int) -> re.Match[str] | None:
+    """The marker of a section title written with "=" ("== Lens 1: Price", "= Title ="), or None for a line of a
+    calculation; the title's closing run of "=" is no part of it."""
+    h = _EQ_HEADING.match(text, pos, end)
+    if h is None or _NOT_TITLE.search(text[h.end() : end].rstrip(" \t=")) is not None:
+        return None
+    return h
+
+
 def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start] in " \t*_`\"'":
         start += 1
@@ -591,10 +604,10 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
         value_end = end
         key = j.group("key")
         return Line(start, end, "json", label=_strip_span(text, value_start, value_end), body=value_start, key=key.lower())
-    h = _HEADING.match(text, pos, end) if first == "#" else None
+    h = _HEADING.match(text, pos, end) if first == "#" else _eq_heading(text, pos, end) if first == "=" else None
     if h is not None:
         body = h.end()
-        label = _label_after(text, body, end, whole=True)
+        label = _label_after(text, body, len(text[:end].rstrip(" \t=")) if first == "=" else end, whole=True)
         return Line(start, end, "heading", level=len(h.group(1)), label=label, body=body)
     m = _LIST.match(text, pos, end) if first in _LIST_FIRST or first.isdigit() or first.islower() else None
     if m is not None:

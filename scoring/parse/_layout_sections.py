@@ -22,6 +22,7 @@ from ipb.scoring.parse._common import (
     _final_cue_label,
 )
 from ipb.scoring.parse._label_names import verdict_only_label
+from ipb.scoring.parse._record_lines import field_line
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 
@@ -168,6 +169,8 @@ class _SectionsMixin(_ParserState):
             return True
         if line.label is None or line.kind in ("plain", "blank"):
             return line.kind == "heading"
+        if field_line(self.masked, line):
+            return False  # 'verdict = "REJECT"' under 'gate "economic_moat" {': a field of the record (_record_lines.py)
         label = normalize(self.masked[line.label[0] : line.label[1]])
         if (_FIELD_LABEL(label) or verdict_only_label(self.masked[line.label[0] : line.label[1]])
                 or (line.kind == "label" and _PROSE_BEFORE_COLON.fullmatch(self.masked, line.label[0], line.label[1]))):

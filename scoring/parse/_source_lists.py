@@ -28,6 +28,10 @@ _HEAD = re.compile(
     r"[ \t]*(?:(?:\*\*|__)[ \t]*)?(?::[ \t]*)?(?:(?:\*\*|__)[ \t]*)?\Z")
 #: An item of the list: a bullet (optional), an opening quote (optional) and a reference mark "[n]" with words after it.
 _ITEM = re.compile(r"[ \t]*(?:[-*\u2022\u2013][ \t]+)?[\"'\u201c]?\[\d{1,2}\][ \t]*\S")
+#: The same list as one JSON or YAML key line: '"retrieved_cards_used": ["[1] Margin of Safety", "[2] ..."],'.
+_INLINE_HEAD = re.compile(r"(?i)[ \t]*[\"']?(?:sources?|references?|citations?|retrieved(?:[_ -][a-z]{1,12}){0,3})[\"']?[ \t]*:[ \t]*\[")
+#: Its value after the "[": quoted items that each open with a reference mark, then the closing "]".
+_INLINE_ITEMS = re.compile(r"(?:[ \t]*[\"'][ \t]*\[\d{1,2}\][^\"'\n]*[\"'][ \t]*,?)+[ \t]*\][ \t]*,?[ \t]*")
 #: The most items one list may have (a longer run is more than a list of sources).
 MAX_ITEMS = 12
 
@@ -47,6 +51,10 @@ def blank_source_lists(text: str) -> tuple[str, int]:
     (3, True, True, False)
     >>> blank_source_lists("Sources:\\n- Gate 1: PROCEED\\n- Gate 2: REJECT")[1]  # items without [n]: not references
     0
+    >>> t = '{\\n  "retrieved": ["[1] Economic Moat", "[2] Margin of Safety"],\\n  "moat": "pass"\\n}'
+    >>> out, n = blank_source_lists(t)
+    >>> n, "Moat" in out, '"moat": "pass"' in out
+    (1, False, True)
     """
     if "[" not in text:
         return text, 0
@@ -55,6 +63,9 @@ def blank_source_lists(text: str) -> tuple[str, int]:
     i = 0
     while i < len(lines):
         if not _HEAD.match(lines[i]):
+            inline = _INLINE_HEAD.match(lines[i])
+            if inline is not None and _INLINE_ITEMS.fullmatch(lines[i], inline.end()) is not None:
+                rows.append(i)  # the whole list on its key's line
             i += 1
             continue
         j = i + 1
