@@ -177,7 +177,6 @@ def grp_view(compiled: CompiledCard, facts: Mapping[str, Any]) -> GrpView:
     return GrpView(compiled, _run(compiled, env), env, _plan(compiled).names)
 
 
-
 def forget_rendered(compiled: CompiledCard) -> int:
     """Empty the whole gold programs ``compiled`` remembers (:meth:`Trace.to_grp`'s memo by
     :func:`~ipb.engine.execute.program_key`, at most ``ENTRY_MEMO_LIMIT``); returns how many were held.
