@@ -226,7 +226,9 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Raises
     ------
     LoadError
-        One file is given twice (also as ``./A``, a symlink or a hard link); the inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        One file is given twice (also as ``./A``, a symlink or a hard link); an input holds no item (empty, blank
+        lines only, an empty pipe: s60 new user N1 saw one among several joined with exit 0); an input cannot be
+        read, is not UTF-8, has a line that is not an item (file and line named), or has a line
         whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
         already beside ``out``, does not hash to its name (both paths named).
     WriteError
@@ -282,13 +284,18 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                     if _safe_source(source):
                         sources.setdefault(source, {}).setdefault(folder / source, names[index])
                 yield text
+            if not (report.kept or report.dropped_ids or report.dropped_scenarios):  # s60 new user N1
+                where = (f" (items file {index + 1} of {len(paths)}: a run that left an empty file would be missing "
+                         "from the release)" if len(paths) > 1 else "")
+                raise LoadError(f"no items in {names[index]}{where}: nothing to join, nothing written",
+                                file=names[index], rule="empty")
 
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     result = JoinResult(files)
     with new_folders([folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
         stage.lines(target, kept_lines())
-        if not result.kept:  # s59break B14: an empty release was written with exit 0
+        if not result.kept:  # s59break B14 (every input holds an item by now; this guards an empty path list)
             raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
                             file=names[0] if names else None, rule="empty")
         if copy_cards:
