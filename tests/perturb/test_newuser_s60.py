@@ -2,6 +2,9 @@
 
 N1 (bug kind: a release silently missing an input): ``ipb join A B`` where B held no item (empty, blank lines
 only, an empty pipe) wrote A's items with exit 0 and "B: kept 0"; only an all-empty join was refused.
+
+N2 (bug kind: hidden characters in every question): a NUL, a bidi override or another control character in a
+card's ``question:`` ``setting`` or ``ask`` passed ``ipb check`` and went into every item's question.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
+from ipb.engine.card import load_card_text
+from ipb.errors import ErrorGroup
 
 runner = CliRunner()
 
@@ -60,3 +65,93 @@ def test_join_of_one_empty_input_keeps_its_message(tmp_path):
     empty.write_text("\n")
     code, text = _join(str(empty), "--out", str(tmp_path / "rel" / "items.jsonl"))
     assert code == 1 and f"no items in {empty}: nothing to join, nothing written" in text, text
+
+
+#: A two-gate card of the test's own; ``{question}`` is its ``question:`` block (YAML double-quoted strings).
+CARD = """\
+id: s60n_question_card
+investor: Test Screener
+name: Question screen
+topology_type: linear_sequential
+gate_logic: conjunction
+decisive_default: true
+topology_rationale: The screener checks the price, then leverage.
+vintage: {{start: 1970, end: null}}
+sources:
+  - {{tier: 1, document: "A test card", year: 1970}}
+outcomes: {{pass: BUY, fail: PASS}}
+question:
+  setting: "{setting}"
+  ask: "{ask}"
+inputs:
+  pe_ratio: {{type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}}
+  debt_to_equity: {{type: ratio, description: long-term debt over equity, range: [0%, 200%], step: 5%}}
+gates:
+  - id: price
+    name: Price
+    proceed: pe_ratio <= 15x
+    kill_criterion: dear
+    required_elements: [P/E]
+  - id: leverage
+    name: Leverage
+    proceed: debt_to_equity <= 60%
+    kill_criterion: levered
+    required_elements: [debt to equity]
+"""
+SETTING_LINE = 13  # 1-based line of ``setting:`` in CARD; ``ask:`` is the next
+
+
+def _card(tmp_path: Path, setting: str = "A fund is deciding whether to buy.", ask: str = "Should it buy?") -> Path:
+    path = tmp_path / "card.yaml"
+    path.write_text(CARD.format(setting=setting, ask=ask), encoding="utf-8")
+    return path
+
+
+#: (YAML escape in the text, the code point the message names, its position in the folded text)
+HIDDEN = [
+    ("A fund\\u0000decides.", "U+0000", 7),
+    ("A fund \\u202edecides\\u202c.", "U+202E", 8),
+    ("A fund \\u2066decides\\u2069.", "U+2066", 8),
+    ("A fund\\u200f decides.", "U+200F", 7),
+    ("A fund \\x1bdecides.", "U+001B", 8),
+    ("A fund decides\\x7f.", "U+007F", 15),
+    ("A fund \\x9bdecides.", "U+009B", 8),
+]
+
+
+@pytest.mark.parametrize("field", ["setting", "ask"])
+@pytest.mark.parametrize("escape,code,at", HIDDEN, ids=[h[1] for h in HIDDEN])
+def test_check_refuses_a_control_or_bidi_character_in_the_question(tmp_path, field, escape, code, at):
+    # bug kind: hidden characters in every question (N2). Before: check ok, the character in all items.
+    path = _card(tmp_path, **{field: escape})
+    with pytest.raises(ErrorGroup) as err:
+        load_card_text(path.read_text(encoding="utf-8"), str(path))
+    found = [e for e in err.value.errors if e.rule == "question-character"]
+    assert len(found) == 1, [str(e) for e in err.value.errors]
+    assert found[0].line == SETTING_LINE + (field == "ask") and found[0].column == 12 - (field == "ask") * 4
+    assert f"question.{field} holds {code}" in str(found[0]) and f"at character {at}:" in str(found[0])
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 1 and f"{path}:{SETTING_LINE + (field == 'ask')}:" in result.output
+    assert f"holds {code}" in result.output and "Traceback" not in result.output
+
+
+def test_perturb_refuses_a_card_with_a_nul_in_its_setting(tmp_path):
+    path = _card(tmp_path, setting="A fund\\u0000decides.")
+    base = tmp_path / "base.yaml"
+    base.write_text("id: S60N-001\nlayer: L7\ncard: s60n_question_card\nexpected: {verdict: BUY, trigger: "
+                    "all_gates_cleared}\nfacts:\n  pe_ratio: 10x\n  debt_to_equity: 20%\n", encoding="utf-8")
+    out = tmp_path / "run" / "items.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", str(path), "--base", str(base), "--n", "2", "--seed", "1",
+                                 "--out", str(out)])
+    assert result.exit_code == 1 and "question.setting holds U+0000" in result.output, result.output
+    assert not out.exists()
+
+
+def test_folded_whitespace_and_plain_unicode_stay_allowed(tmp_path):
+    # tab, CR, a newline and U+2028 are folded to spaces; accents, CJK and a zero-width joiner inside an emoji are
+    # text, not controls
+    path = _card(tmp_path, setting="A fund\\tin K\\u00f6ln\\r\\nis deciding\\u2028whether to buy \\u682a.",
+                 ask="Should it buy \\U0001F468\\u200d\\U0001F4BB?")
+    card = load_card_text(path.read_text(encoding="utf-8"), str(path))
+    assert card.question is not None
+    assert card.question.setting == "A fund in K\u00f6ln is deciding whether to buy \u682a."
