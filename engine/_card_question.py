@@ -70,6 +70,32 @@ def fill_question_text(text: str, investor: str, framework: str) -> str:
     return _SLOT.sub(lambda m: investor if m.group(1) == "investor" else framework, text)
 
 
+#: What a setting or an ask runs into in the question (s60 new user N4's run-on lines).
+_FOLLOWS = {"setting": "... whether to buy Decision date: ...", "ask": "... buy or not Apply ..."}
+#: Closing marks that may follow a sentence's final stop ("... the 'margin of safety'?" or '... "cheap."').
+_CLOSERS = "\"')]}\u2019\u201d\u00bb"
+
+
+def _not_a_sentence(text: str) -> list[str]:
+    """What keeps ``text`` from reading as a sentence: a lowercase first letter, no final '.', '?' or '!'.
+
+    A text opening with a non-letter (a slot, a quote, a digit) is not faulted for its start; closing quotes and
+    brackets after the final stop are allowed.
+
+    >>> _not_a_sentence("a fund is deciding whether to buy")
+    ["starts with a lowercase letter ('a')", 'does not end with a full stop, question mark or exclamation mark']
+    >>> _not_a_sentence("{investor}'s fund asks: is it 'cheap'?")
+    []
+    """
+    found = []
+    first = text[:1]
+    if first.isalpha() and not first.isupper() and first.lower() != first.upper():
+        found.append(f"starts with a lowercase letter ({first!r})")
+    if not text.rstrip(_CLOSERS).endswith((".", "?", "!")):
+        found.append("does not end with a full stop, question mark or exclamation mark")
+    return found
+
+
 def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
     """Read and check ``question:`` (its shape is the JSON Schema's): errors and warnings go to ``col``.
 
@@ -77,7 +103,8 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
     that opens or closes no slot (``question-brace``), a control or bidi character left after whitespace is folded
     (``question-character``: NUL, ESC, a C1 control, U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).
     Warnings: a figure (``question-figure``) or a snake_case token (``question-name``), which would state a fact,
-    or an input's name, that the scenario does not give.
+    or an input's name, that the scenario does not give; a text that does not read as a sentence, a lowercase first
+    letter or no final '.', '?' or '!' (``question-sentence``: the question would run on into what follows it).
     """
     raw = data.get("question")
     if not isinstance(raw, Mapping):
@@ -114,5 +141,11 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
         if snake is not None:
             col.warn(LintWarning(f"question.{key} holds {snake.group(0)!r}, an input's name as code: write it in "
                                  "words", rule="question-name", name=key), path)
+        unlike = _not_a_sentence(text)
+        if unlike:
+            col.warn(LintWarning(f"question.{key} {' and '.join(unlike)}: each is one plain sentence, and the "
+                                 f"question runs on into what follows it (\"{_FOLLOWS[key]}\"); start it with a "
+                                 "capital letter and end it with '.', '?' or '!'", rule="question-sentence",
+                                 name=key), path)
         texts[key] = text
     return CardQuestion(**texts) if texts else None

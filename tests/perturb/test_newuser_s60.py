@@ -5,6 +5,9 @@ only, an empty pipe) wrote A's items with exit 0 and "B: kept 0"; only an all-em
 
 N2 (bug kind: hidden characters in every question): a NUL, a bidi override or another control character in a
 card's ``question:`` ``setting`` or ``ask`` passed ``ipb check`` and went into every item's question.
+
+N4 (bug kind: run-on questions): ``setting: "a fund is deciding whether to buy"`` passed every check and items read
+"a fund is deciding whether to buy Decision date: ..."; now a warning, ``question-sentence``.
 """
 
 from __future__ import annotations
@@ -155,3 +158,32 @@ def test_folded_whitespace_and_plain_unicode_stay_allowed(tmp_path):
     card = load_card_text(path.read_text(encoding="utf-8"), str(path))
     assert card.question is not None
     assert card.question.setting == "A fund in K\u00f6ln is deciding whether to buy \u682a."
+
+
+#: (setting, ask, the warnings expected: (field, what it says))
+SENTENCES = [
+    ("a fund is deciding whether to buy", "buy or not",
+     [("setting", "starts with a lowercase letter ('a') and does not end with a full stop"),
+      ("ask", "starts with a lowercase letter ('b') and does not end with a full stop")]),
+    ("A fund is deciding whether to buy", "Should it buy?", [("setting", "question.setting does not end with")]),
+    ("A fund is deciding whether to buy.", "should it buy?", [("ask", "question.ask starts with a lowercase letter")]),
+    ("A fund is deciding whether to buy:", "Should it buy?;", [("setting", "does not end"), ("ask", "does not end")]),
+    # no warning: a slot, a quote or a digit-free non-letter may open it; a closing quote may follow the stop
+    ("{investor}'s fund is deciding whether to buy.", "Is the stock 'cheap'?", []),
+    ("\\u00c9tienne's fund is deciding whether to buy!", "\\u00bfShould it buy?", []),
+    ("A fund asks whether the stock is \\u201ccheap.\\u201d", "Should it buy? (Say yes or no.)", []),
+]
+
+
+@pytest.mark.parametrize("setting,ask,expected", SENTENCES, ids=[f"s{i}" for i in range(len(SENTENCES))])
+def test_check_warns_about_a_setting_or_ask_that_is_not_a_sentence(tmp_path, setting, ask, expected):
+    # bug kind: run-on questions (N4). Before: no warning at all; a warning never fails the check (exit 0).
+    path = _card(tmp_path, setting=setting, ask=ask)
+    card = load_card_text(path.read_text(encoding="utf-8"), str(path))
+    found = [w for w in card.warnings if w.rule == "question-sentence"]
+    assert [(w.name, w.line) for w in found] == [(field, SETTING_LINE + (field == "ask")) for field, _ in expected]
+    for warning, (_, says) in zip(found, expected):
+        assert says in str(warning), str(warning)
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert ("question-sentence" in result.output) == bool(expected)
