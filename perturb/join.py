@@ -329,7 +329,8 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
 def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
                  folder: Path) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
-    yet; the sources staged, and per input the sources not found beside it.
+    yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
+    are not at the destination already (s60 new user N5: a pipe input was warned about a copy another input gave).
 
     Every copy named ``<sha256>.yaml`` is checked against that hash, beside its input and at the destination, before
     anything is staged (s59 B3: a stale or edited copy was kept or copied silently). The hash is the one ``ipb
@@ -350,9 +351,10 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
         stem = Path(source).stem
         expected = stem if _HASH_NAME.fullmatch(stem) else None
         found = None
+        lacking: list[str] = []
         for origin, name in origins.items():
             if not origin.is_file():
-                missing.setdefault(name, []).append(source)
+                lacking.append(name)
                 continue
             if expected is not None and card_file_sha256(origin) != expected:
                 raise LoadError(f"the card copy {origin} (named by items of {name}) does not hash to its name "
@@ -362,6 +364,9 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
         if target.exists() and not target.is_file():
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
                              file=str(target), rule="file")
+        if found is None and not target.is_file():  # s60 new user N5: another input's copy, or one at out, serves
+            for name in lacking:
+                missing.setdefault(name, []).append(source)
         if target.is_file():
             if expected is not None and card_file_sha256(target) != expected:
                 raise LoadError(f"the card copy already at {target} does not hash to its name {expected} (the "

@@ -8,10 +8,14 @@ card's ``question:`` ``setting`` or ``ask`` passed ``ipb check`` and went into e
 
 N4 (bug kind: run-on questions): ``setting: "a fund is deciding whether to buy"`` passed every check and items read
 "a fund is deciding whether to buy Decision date: ..."; now a warning, ``question-sentence``.
+
+N5 (bug kind: a false warning): ``cat run2/items.jsonl | ipb join run1/items.jsonl /dev/stdin`` warned that the
+pipe's card copy was missing, though run1 supplied that very copy and the release verified.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -187,3 +191,49 @@ def test_check_warns_about_a_setting_or_ask_that_is_not_a_sentence(tmp_path, set
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 0, result.output
     assert ("question-sentence" in result.output) == bool(expected)
+
+
+CARD_COPY = "id: tiny\nname: Tiny\n"
+COPY_NAME = f"ipb-cards/{hashlib.sha256(CARD_COPY[:-1].encode()).hexdigest()}.yaml"
+
+
+def _run_with_card(folder: Path, ident: str, scenario: int, copy: bool) -> Path:
+    folder.mkdir(parents=True)
+    cards = [{"id": "tiny", "content_hash": COPY_NAME[10:-5], "source": COPY_NAME}]
+    line = json.dumps({"id": ident, "version": 2, "layer": "L7", "question": "q", "scenario": {"s": scenario},
+                       "manifest": {"cards": cards}})
+    (folder / "items.jsonl").write_text(line + "\n", encoding="utf-8")
+    if copy:
+        (folder / "ipb-cards").mkdir()
+        (folder / COPY_NAME).write_text(CARD_COPY, encoding="utf-8")
+    return folder / "items.jsonl"
+
+
+@pytest.mark.parametrize("copy_first", [True, False], ids=["copy-in-first", "copy-in-second"])
+def test_join_does_not_warn_of_a_copy_another_input_supplies(tmp_path, copy_first):
+    # bug kind: a false warning (N5). Before: "warning: B: 1 card copy(ies) its kept items name are not beside it".
+    a = _run_with_card(tmp_path / "a", "T-00000000000000aa", 1, copy=copy_first)
+    b = _run_with_card(tmp_path / "b", "T-00000000000000bb", 2, copy=not copy_first)
+    out = tmp_path / "rel" / "items.jsonl"
+    code, text = _join(str(a), str(b), "--out", str(out))
+    assert code == 0 and "not beside it" not in text, text
+    assert (out.parent / COPY_NAME).read_text(encoding="utf-8") == CARD_COPY
+
+
+def test_join_does_not_warn_of_a_copy_already_beside_the_output(tmp_path):
+    a = _run_with_card(tmp_path / "a", "T-00000000000000aa", 1, copy=False)
+    out = tmp_path / "rel" / "items.jsonl"
+    (out.parent / "ipb-cards").mkdir(parents=True)
+    (out.parent / COPY_NAME).write_text(CARD_COPY, encoding="utf-8")
+    code, text = _join(str(a), "--out", str(out))
+    assert code == 0 and "not beside it" not in text, text
+
+
+def test_join_still_warns_when_no_input_has_the_copy(tmp_path):
+    a = _run_with_card(tmp_path / "a", "T-00000000000000aa", 1, copy=False)
+    b = _run_with_card(tmp_path / "b", "T-00000000000000bb", 2, copy=False)
+    out = tmp_path / "rel" / "items.jsonl"
+    code, text = _join(str(a), str(b), "--out", str(out))
+    assert code == 0
+    for items in (a, b):
+        assert f"warning: {items}: 1 card copy(ies) its kept items name are not beside it ({COPY_NAME})" in text
