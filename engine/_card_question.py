@@ -13,6 +13,7 @@ Split from :mod:`ipb.engine.card` (module size limit), which calls :func:`card_q
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -28,6 +29,25 @@ _SLOT = re.compile(r"\{([^{}]*)\}")
 _FIGURE = re.compile(r"[0-9]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                      r"hundred|thousand|million|billion|trillion|percent|half|third|quarter)\b", re.IGNORECASE)
 _SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+#: A control character left after whitespace is folded (NUL, ESC, DEL, a C1 control: category Cc) or a mark that
+#: reorders or hides text (the bidi embeddings, overrides and isolates, LRM/RLM, ALM): s60 new user N2 saw a NUL
+#: and a right-to-left override go into every question, where a NUL can cut the prompt and an override makes the
+#: text shown differ from the text read.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _hidden_character(text: str) -> tuple[int, str] | None:
+    """(1-based position in ``text``, the character) of its first control or bidi character, or None.
+
+    >>> _hidden_character("A fund\\u202edecides.")
+    (7, '\\u202e')
+    >>> _hidden_character("A fund decides.") is None
+    True
+    """
+    for index, char in enumerate(text, 1):
+        if char in _BIDI or unicodedata.category(char) == "Cc":
+            return index, char
+    return None
 
 
 @dataclass(frozen=True)
@@ -50,12 +70,41 @@ def fill_question_text(text: str, investor: str, framework: str) -> str:
     return _SLOT.sub(lambda m: investor if m.group(1) == "investor" else framework, text)
 
 
+#: What a setting or an ask runs into in the question (s60 new user N4's run-on lines).
+_FOLLOWS = {"setting": "... whether to buy Decision date: ...", "ask": "... buy or not Apply ..."}
+#: Closing marks that may follow a sentence's final stop ("... the 'margin of safety'?" or '... "cheap."').
+_CLOSERS = "\"')]}\u2019\u201d\u00bb"
+
+
+def _not_a_sentence(text: str) -> list[str]:
+    """What keeps ``text`` from reading as a sentence: a lowercase first letter, no final '.', '?' or '!'.
+
+    A text opening with a non-letter (a slot, a quote, a digit) is not faulted for its start; closing quotes and
+    brackets after the final stop are allowed.
+
+    >>> _not_a_sentence("a fund is deciding whether to buy")
+    ["starts with a lowercase letter ('a')", 'does not end with a full stop, question mark or exclamation mark']
+    >>> _not_a_sentence("{investor}'s fund asks: is it 'cheap'?")
+    []
+    """
+    found = []
+    first = text[:1]
+    if first.isalpha() and not first.isupper() and first.lower() != first.upper():
+        found.append(f"starts with a lowercase letter ({first!r})")
+    if not text.rstrip(_CLOSERS).endswith((".", "?", "!")):
+        found.append("does not end with a full stop, question mark or exclamation mark")
+    return found
+
+
 def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
     """Read and check ``question:`` (its shape is the JSON Schema's): errors and warnings go to ``col``.
 
     Errors: a slot other than ``{investor}`` or ``{framework}`` (rule ``question-slot``, with a suggestion), a brace
-    that opens or closes no slot (``question-brace``). Warnings: a figure (``question-figure``) or a snake_case
-    token (``question-name``), which would state a fact, or an input's name, that the scenario does not give.
+    that opens or closes no slot (``question-brace``), a control or bidi character left after whitespace is folded
+    (``question-character``: NUL, ESC, a C1 control, U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).
+    Warnings: a figure (``question-figure``) or a snake_case token (``question-name``), which would state a fact,
+    or an input's name, that the scenario does not give; a text that does not read as a sentence, a lowercase first
+    letter or no final '.', '?' or '!' (``question-sentence``: the question would run on into what follows it).
     """
     raw = data.get("question")
     if not isinstance(raw, Mapping):
@@ -67,6 +116,13 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
             continue
         text = " ".join(value.split())
         path = ("question", key)
+        hidden = _hidden_character(text)
+        if hidden is not None:
+            where, char = hidden
+            col.add(LoadError(f"question.{key} holds U+{ord(char):04X} "
+                              f"({unicodedata.name(char, 'a control character')}) at character {where}: it would go "
+                              "into every question unseen (a NUL can cut the prompt, a direction mark makes the text "
+                              "shown differ from the text read); delete it", rule="question-character", name=key), path)
         for m in _SLOT.finditer(text):
             if m.group(1) not in QUESTION_SLOTS:
                 col.add(LoadError(f"unknown slot {{{m.group(1)}}} in question.{key}; a question text may hold "
@@ -85,5 +141,11 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
         if snake is not None:
             col.warn(LintWarning(f"question.{key} holds {snake.group(0)!r}, an input's name as code: write it in "
                                  "words", rule="question-name", name=key), path)
+        unlike = _not_a_sentence(text)
+        if unlike:
+            col.warn(LintWarning(f"question.{key} {' and '.join(unlike)}: each is one plain sentence, and the "
+                                 f"question runs on into what follows it (\"{_FOLLOWS[key]}\"); start it with a "
+                                 "capital letter and end it with '.', '?' or '!'", rule="question-sentence",
+                                 name=key), path)
         texts[key] = text
     return CardQuestion(**texts) if texts else None

@@ -226,7 +226,9 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Raises
     ------
     LoadError
-        One file is given twice (also as ``./A``, a symlink or a hard link); the inputs hold no item; an input cannot be read, is not UTF-8, has a line that is not an item (file and line named), or has a line
+        One file is given twice (also as ``./A``, a symlink or a hard link); an input holds no item (empty, blank
+        lines only, an empty pipe: s60 new user N1 saw one among several joined with exit 0); an input cannot be
+        read, is not UTF-8, has a line that is not an item (file and line named), or has a line
         whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
         already beside ``out``, does not hash to its name (both paths named).
     WriteError
@@ -282,13 +284,18 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                     if _safe_source(source):
                         sources.setdefault(source, {}).setdefault(folder / source, names[index])
                 yield text
+            if not (report.kept or report.dropped_ids or report.dropped_scenarios):  # s60 new user N1
+                where = (f" (items file {index + 1} of {len(paths)}: a run that left an empty file would be missing "
+                         "from the release)" if len(paths) > 1 else "")
+                raise LoadError(f"no items in {names[index]}{where}: nothing to join, nothing written",
+                                file=names[index], rule="empty")
 
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     result = JoinResult(files)
     with new_folders([folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
         stage.lines(target, kept_lines())
-        if not result.kept:  # s59break B14: an empty release was written with exit 0
+        if not result.kept:  # s59break B14 (every input holds an item by now; this guards an empty path list)
             raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
                             file=names[0] if names else None, rule="empty")
         if copy_cards:
@@ -322,7 +329,8 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
 def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
                  folder: Path) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
-    yet; the sources staged, and per input the sources not found beside it.
+    yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
+    are not at the destination already (s60 new user N5: a pipe input was warned about a copy another input gave).
 
     Every copy named ``<sha256>.yaml`` is checked against that hash, beside its input and at the destination, before
     anything is staged (s59 B3: a stale or edited copy was kept or copied silently). The hash is the one ``ipb
@@ -343,9 +351,10 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
         stem = Path(source).stem
         expected = stem if _HASH_NAME.fullmatch(stem) else None
         found = None
+        lacking: list[str] = []
         for origin, name in origins.items():
             if not origin.is_file():
-                missing.setdefault(name, []).append(source)
+                lacking.append(name)
                 continue
             if expected is not None and card_file_sha256(origin) != expected:
                 raise LoadError(f"the card copy {origin} (named by items of {name}) does not hash to its name "
@@ -355,6 +364,9 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
         if target.exists() and not target.is_file():
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
                              file=str(target), rule="file")
+        if found is None and not target.is_file():  # s60 new user N5: another input's copy, or one at out, serves
+            for name in lacking:
+                missing.setdefault(name, []).append(source)
         if target.is_file():
             if expected is not None and card_file_sha256(target) != expected:
                 raise LoadError(f"the card copy already at {target} does not hash to its name {expected} (the "

@@ -5,7 +5,7 @@
 The files are read in the order given; a line whose item id, or whose scenario (the 16 hex digits ending the id),
 an earlier kept line has is dropped, the first kept (docs/perturbation.md, "Publishing"). Exit status: 0 on
 success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, a card copy that does
-not hash to its name, inputs holding no item or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
+not hash to its name, an input holding no item (even among several) or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
 """
 
 from __future__ import annotations
