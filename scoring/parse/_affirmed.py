@@ -16,7 +16,7 @@ the same with "no", "not a", "isn't a", "doesn't have a",       REJECT
 
 Only a gate still without a verdict is read, and only when its mention closes its clause ("That's a moat here."
 counts; "That's a moat question" or "It has a moat of sorts" does not) and its sentence asks nothing and states no
-condition ("If it has a moat, ...", "Is that a moat?"). The reading is marked ``how`` + ``+predicated``, with no
+condition ("If it has a moat, ...", "Is that a moat?", "Does it have a moat." in question word order). The reading is marked ``how`` + ``+predicated``, with no
 ``verdict_span`` (no verdict word states it), a note, and a confidence of at most :data:`PREDICATED_CONFIDENCE`.
 The patterns run on a window of at most :data:`WINDOW` characters before the mention and have no nested
 repetition (linear on long inputs).
@@ -50,6 +50,9 @@ _DENIED = re.compile(r"\b(?:not|no|lacks|isn't|isn\u2019t|wasn't|wasn\u2019t|doe
 _CLOSED = re.compile(r"[ \t]*(?:(?:here|there|too|already)[ \t]*)?(?:[.;!:,)]|\u2014|\u2013|-[ \t]|\n|$)")
 #: The sentence states a condition or asks: no statement of the case.
 _CONDITION = re.compile(r"\b(?:if|whether|unless|would|could|might|should)\b|\?")
+#: An auxiliary right before the subject: question word order ("does it have a moat.", "is that a moat."), asked
+#: even where the writer ends it with a full stop.
+_INVERTED = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|will)\s+$")
 
 
 def predicated_verdict(before: str, after: str) -> str | None:
@@ -64,10 +67,12 @@ def predicated_verdict(before: str, after: str) -> str | None:
     (True, 'REJECT')
     >>> predicated_verdict("if it has a ", ", we buy."), predicated_verdict("that's a ", " question for later.")
     (None, None)
+    >>> predicated_verdict("and number two, does it have a durable ", ". customers leave after a year.") is None
+    True
     """
     window = before[-WINDOW:]
     frame = _FRAME.search(window)
-    if frame is None or not _CLOSED.match(after):
+    if frame is None or not _CLOSED.match(after) or _INVERTED.search(window, max(frame.start() - 12, 0), frame.start()):
         return None
     clause_start = max(window.rfind(". "), window.rfind("; "), window.rfind("\n"))
     if _CONDITION.search(window, max(clause_start, 0)) or _CONDITION.search(after[: max(after.find("."), 0)]):
