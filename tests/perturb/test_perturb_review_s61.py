@@ -4,16 +4,22 @@ with the exact rule beside a kept neighbour (worked by hand), and the questions 
 The review: /work/notes/REVIEW_s61.md (ten bundled cards and one L8 set, 20 items of 200 drawn with
 ``random.Random(61).sample``, ``ipb perturb --n 200 --seed 61`` with no ``--ops`` on each card's first base).
 
-Regression kinds: a business with no owner earnings priced at hundreds of billions (Munger, F3).
+Regression kinds: a business with no owner earnings priced at hundreds of billions (Munger, F3); a category value
+read without its article (Klarman, F5).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from ipb.perturb import build_frame
+from ipb.perturb.frame import base_from_facts
+from ipb.perturb.render import render_question
+
 from perturb_support import assert_rule_case
 
 MUNGER = "munger_business_quality_price"
+KLARMAN = "klarman_deep_value_identification"
 
 _MUN = "a_business_without_owner_earnings_is_priced_at_most_250_billion"
 
@@ -38,3 +44,20 @@ RULE_CASES = [
                          ids=[f"{c[1][:40]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
 def test_each_rule_refuses_its_item_and_keeps_its_neighbour(card, rule, facts, refused, what):
     assert_rule_case(card, rule, facts, refused)
+
+
+# --- F5: Klarman's mispricing sources read with their article -----------------------------------------------------
+
+@pytest.mark.parametrize("value, sentence", [
+    ("spinoff", "The mispricing source is a spinoff."),
+    ("institutional_constraint", "The mispricing source is an institutional constraint."),
+    ("bankruptcy_or_restructuring", "The mispricing source is a bankruptcy or restructuring."),
+    ("out_of_favor", "The mispricing source is the security being out of favor."),
+    ("complexity_or_neglect", "The mispricing source is complexity or neglect."),  # unchanged, a mass noun
+    ("forced_selling", "The mispricing source is forced selling."),
+    ("none_identified", "The mispricing source is not identified."),
+])
+def test_klarman_mispricing_sources_read_as_english(value, sentence):
+    frame = build_frame([KLARMAN])
+    question = render_question(frame, base_from_facts(frame, {"mispricing_source": value}))
+    assert sentence in question, question
