@@ -525,6 +525,15 @@ Re-pinned in s60setting (s58user F-C15): marks_distressed_debt gained the constr
 again only ``conditions.B.knowledge_sha256`` of marks-defaults and l8-three-investors differs (field by field against
 the previous commit's files). The pins move 3b85dcb5 -> 52cb8c55, d866ed61 -> 00ff7462, and under fill
 8acbaf82 -> 82569b0c; buffett-bench-recipes is unchanged.
+Re-pinned in s61review (issue 18 bar line 2): the fixture l8_three_investors.yaml gains the deck rule
+recession_means_wide_spreads_and_no_optimism (the review read a recession beside a 3.1% spread, an optimistic mood
+and loose capital), and dalio_bubble_detection_gauge gains
+prices_below_the_richest_fifth_do_not_discount_ten_points_above_sustainable_growth. Only l8-three-investors moves:
+00ff7462 (reproduced on the base commit 061c68d2 first) -> e2e18597. 89 of its 90 ids stay in place; the one dropped,
+IPB-L8-THREE-72dc4d6c38077153, is an isolate item with a recession at a 3.1% spread and an optimistic mood (the new
+rule's kind), and one other item is drawn in its place. Every kept item differs only in ``manifest`` (the deck
+record and the Dalio card's hash) and ``conditions`` (the card hash in C, Ray Dalio's knowledge hash in B)
+(/tmp/s61review/pin.py). The other runs and the fill pins are unchanged.
 """
 
 from __future__ import annotations
@@ -547,7 +556,7 @@ RUNS = {
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "52cb8c552f8259d85da12565bad4d474f4afb4212af132f814efd1a699451b93"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "00ff74622c62323125258d767bc4be0c596c284876ca4d2b749f3ec2ad25b42b"),
+                           7, "", 90, "e2e18597d664ef8f51ead5165242ca40a3972dcde73559a033e6284453190a5a"),
 }
 
 

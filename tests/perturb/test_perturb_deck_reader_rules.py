@@ -123,6 +123,10 @@ def three_breaks(facts: dict) -> list[str]:
             facts.get("capital_availability") == "loose"
             or ("high_yield_spread" in facts and _ratio(facts["high_yield_spread"]) < Decimal("0.06"))):
         out.append("credit_crisis_means_tight_credit")
+    if stated("macro_regime") and facts["macro_regime"] in ("recession", "pandemic_shock") and (
+            facts.get("investor_psychology") in ("euphoric", "optimistic")
+            or ("high_yield_spread" in facts and _ratio(facts["high_yield_spread"]) < Decimal("0.05"))):
+        out.append("recession_means_wide_spreads_and_no_optimism")  # s61review
     return out
 
 
@@ -144,6 +148,14 @@ def test_three_breaks_by_hand():
     assert three_breaks({**dropped, "sentiment_percentile": "39%"}) == []
     assert three_breaks({**dropped, "macro_regime": "credit_crisis", "high_yield_spread": "4%"}) == [
         "credit_crisis_means_tight_credit"]
+    # s61review (IPB-L8-THREE-479451ca88dc9b06): a recession beside a 3.1% spread and an optimistic mood
+    assert three_breaks({**calm, "macro_regime": "recession"}) == ["recession_means_wide_spreads_and_no_optimism"]
+    assert three_breaks({**calm, "macro_regime": "recession", "investor_psychology": "fearful",
+                         "sentiment_percentile": "50%", "high_yield_spread": "4.95%"}) == [
+        "recession_means_wide_spreads_and_no_optimism"]
+    assert three_breaks({**calm, "macro_regime": "pandemic_shock", "investor_psychology": "fearful",
+                         "sentiment_percentile": "50%", "high_yield_spread": "5%"}) == []
+    assert three_breaks({**dropped, "macro_regime": "recession", "high_yield_spread": "9%"}) == []
 
 
 def test_every_item_of_the_three_investor_deck_keeps_its_rules(tmp_path):
