@@ -7,6 +7,11 @@ which cannot disagree with it. :func:`card_sources` says, per card id of the ite
 command can say so: a current card whose hash differs from the items' is a warning naming both hashes (the run
 fails only where a gold no longer matches: docs/perturbation.md, "Verifying items after a card edit"), and a card
 taken from the items' own copy is named as such.
+
+:class:`ChangedCopies` applies the same rule for ``ipb join`` (s60 new user N6): a card copy that no longer hashes to
+its name is judged by re-executing the items that name it, as ``ipb verify`` does; an item whose check fails (its
+gold, a constraint or a range no longer agrees with the copy) is an error in both, and a copy that changed without
+that is the one warning of :func:`card_source_lines` in both.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any, Mapping
 from ipb.engine.registry import bundled_card_paths, card_file_sha256, copy_dirs, find_card, item_card_pairs
 from ipb.errors import IpbError
 
-__all__ = ["card_sources", "card_source_lines"]
+__all__ = ["card_sources", "card_source_lines", "ChangedCopies"]
 
 
 def card_sources(items: str | Path, overrides: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
@@ -78,3 +83,51 @@ def card_source_lines(sources: list[Mapping[str, Any]]) -> list[str]:
 
 _SOURCES = {"--card": "given with --card", "folder": "from a --cards / IPB_CARDS folder", "bundled": "bundled with ipb",
             "copy": "the items' own copy"}
+
+
+class ChangedCopies:
+    """``ipb verify``'s rule for a card that changed since its items were made, applied one item line at a time
+    (``ipb join``, s60 new user N6: a copy with an edited description passed ``ipb verify`` with a warning but made
+    ``ipb join`` refuse, so a release that verified could not be joined).
+
+    :meth:`changed` says whether a card copy differs from the hash the items were made with (the hash of
+    :func:`ipb.engine.registry.card_file_sha256`, which, like the card's ``content_hash``, counts neither line ends
+    nor a byte-order mark); :meth:`check` re-executes one item line against given card files with the checker of
+    :func:`ipb.perturb.verify.verify_lines`, so its status is the one ``ipb verify`` gives that line; :meth:`warnings`
+    are :func:`card_source_lines` of every changed copy met.
+    """
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[str, str], str | None] = {}
+        self._changed: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._checkers: dict[tuple[tuple[str, str], ...], Any] = {}
+
+    def changed(self, card_id: str, item_sha256: str, path: Path) -> bool:
+        """Whether the card file ``path`` (a copy of ``card_id``) no longer hashes to ``item_sha256``; remembered for
+        :meth:`warnings` when it does."""
+        key = (str(path), item_sha256)
+        if key not in self._found:
+            found = card_file_sha256(path)
+            self._found[key] = found if found != item_sha256 else None
+        found = self._found[key]
+        if found is None:
+            return False
+        self._changed.setdefault((card_id, item_sha256, str(path)), {
+            "id": card_id, "item_sha256": item_sha256, "file": str(path), "sha256": found, "source": "copy",
+            "changed": True})
+        return True
+
+    def check(self, line: int, text: str, cards: Mapping[str, str]) -> Any:
+        """The :class:`ipb.perturb.verify.RecordCheck` ``ipb verify`` gives the item ``text`` (line ``line``) when its
+        cards are the files ``cards`` (card id -> path; other cards as the card search finds them)."""
+        from ipb.perturb.verify import _Checker
+
+        key = tuple(sorted(cards.items()))
+        checker = self._checkers.get(key)
+        if checker is None:
+            checker = self._checkers[key] = _Checker(dict(cards))
+        return checker.check(line, line, text)
+
+    def warnings(self) -> list[str]:
+        """:func:`card_source_lines` of every changed copy met, in the order met."""
+        return card_source_lines(list(self._changed.values()))

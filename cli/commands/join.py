@@ -4,8 +4,9 @@
 
 The files are read in the order given; a line whose item id, or whose scenario (the 16 hex digits ending the id),
 an earlier kept line has is dropped, the first kept (docs/perturbation.md, "Publishing"). Exit status: 0 on
-success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, a card copy that does
-not hash to its name, an input holding no item (even among several) or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
+success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, an item that fails
+``ipb verify``'s check against a card copy that changed since it was made (a copy that changed without that is
+the warning ``ipb verify`` gives), an input holding no item (even among several) or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def join(
             firsts = ", ".join(f"{n:,} first in {name}" for name, n in part.from_files.items())
             line += f", dropped {part.dropped:,} ({'; '.join(why)}: {firsts})"
         err.print(line, markup=False)
+    for text in result.card_warnings:  # the warning ipb verify gives for the same copy (s60 new user N6)
+        err.print(text, markup=False)
     for name, missing in result.missing_cards.items():
         err.print(f"warning: {name}: {len(missing)} card copy(ies) its kept items name are not beside it "
                   f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): ipb verify {out} will need "
