@@ -32,7 +32,7 @@ def join(
 
     Several runs of one card from several bases can make one scenario under two
     ids; ``ipb verify`` reports the second as a duplicate. The joined file keeps
-    every other line byte for byte, in the order given, and says per file how
+    every other line byte for byte (a CRLF line keeps its CR), in the order given, and says per file how
     many lines were dropped and which earlier file held each one's first. The
     card copies the kept items name are copied beside OUT, so that ``ipb verify
     OUT`` finds them where the cards are not installed.
