@@ -157,9 +157,15 @@ class _PatientRaw(io.RawIOBase):
         super().close()
 
 
+#: The name that stands for standard input among the files to join (s60 new user N11), and how messages call it.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
 def _open_text(path: Path) -> TextIO:
-    """``path`` opened as UTF-8 text with its line ends kept; a FIFO, pipe or device through :class:`_PatientRaw`."""
-    fd = os.open(path, os.O_RDONLY)
+    """``path`` opened as UTF-8 text with its line ends kept; a FIFO, pipe or device through :class:`_PatientRaw`;
+    ``-`` (:data:`STDIN`) is standard input (a duplicate of descriptor 0, so closing it leaves ``sys.stdin``)."""
+    fd = os.dup(0) if str(path) == STDIN else os.open(path, os.O_RDONLY)
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
@@ -173,7 +179,7 @@ def _open_text(path: Path) -> TextIO:
     return io.TextIOWrapper(io.BufferedReader(_PatientRaw(fd)), encoding="utf-8", newline="")
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
+def _lines(path: Path, name: str | None = None) -> Iterator[tuple[int, str]]:
     """(line number, text without its ``\n``) of every non-blank line of ``path``: a line ended by ``\r\n`` keeps
     its ``\r``, so the joined file keeps it too (s60 new user N7: the docs say lines are kept byte for byte, and a
     CRLF file lost every CR).
@@ -181,9 +187,10 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     Raises
     ------
     LoadError
-        The file cannot be read or is not UTF-8 text (a compressed file is named as such).
+        The file cannot be read or is not UTF-8 text (a compressed file is named as such); messages call it
+        ``name`` (default: the path).
     """
-    name = str(path)
+    name = name or str(path)
     try:
         handle = _open_text(path)
     except OSError as exc:
@@ -216,7 +223,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Parameters
     ----------
     paths:
-        Items files (JSON Lines written by ``ipb perturb``), read in this order; blank lines are skipped.
+        Items files (JSON Lines written by ``ipb perturb``), read in this order; blank lines are skipped. ``-`` is
+        standard input (once; messages call it ``<stdin>``; no card copies are beside it).
     out:
         The joined file.
     copy_cards:
@@ -257,17 +265,17 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     >>> r.kept, r.dropped, r.files[1].from_files
     (2, 1, {'...a.jsonl': 1})
     """
-    names = [str(p) for p in paths]
+    names = [STDIN_NAME if str(p) == STDIN else str(p) for p in paths]
     _refuse_given_twice(paths, names)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
-    sources: dict[str, dict[Path, str]] = {}
+    sources: dict[str, dict[Path | None, str]] = {}
     target = Path(out)
     out_folder = target.parent if str(target.parent) else Path(".")
     changes = ChangedCopies()
 
-    def check_copies(cards: list[tuple[str, str, str]], folder: Path, name: str, number: int, text: str,
+    def check_copies(cards: list[tuple[str, str, str]], folder: Path | None, name: str, number: int, text: str,
                      ident: str) -> None:
         """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed."""
         carried: dict[str, str] = {}
@@ -275,7 +283,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         for card_id, sha, source in cards:
             if not (card_id and sha and _safe_source(source)):
                 continue
-            copy = out_folder / source if (out_folder / source).is_file() else folder / source
+            copy = out_folder / source if (out_folder / source).is_file() or folder is None else folder / source
             if not copy.is_file():
                 continue
             carried[card_id] = str(copy)
@@ -293,8 +301,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
             report = files[index]
-            folder = Path(path).parent
-            for number, text in _lines(Path(path)):
+            folder = None if str(path) == STDIN else Path(path).parent  # standard input has no copies beside it
+            for number, text in _lines(Path(path), names[index]):
                 ident, cards, scenario = _item_id(text, names[index], number)
                 shape = hashlib.sha256(json.dumps(scenario, sort_keys=True).encode("utf-8")).hexdigest()
                 earlier = seen_ids.get(ident)
@@ -318,7 +326,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 report.kept += 1
                 for _, _, source in cards:
                     if _safe_source(source):
-                        sources.setdefault(source, {}).setdefault(folder / source, names[index])
+                        sources.setdefault(source, {}).setdefault(folder / source if folder else None, names[index])
                 if copy_cards:  # s60 new user N6: the rule ipb verify applies, not a refusal of every edit
                     check_copies(cards, folder, names[index], number, text, ident)
                 yield text
@@ -351,19 +359,20 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
     """
     seen: dict[tuple[int, int], int] = {}
     for index, path in enumerate(paths):
-        try:
-            info = os.stat(path)
+        try:  # "-" is standard input: given twice, or beside /dev/stdin, it is one stream read twice (s60 N11)
+            info = os.fstat(0) if str(path) == STDIN else os.stat(path)
         except OSError:  # a missing or unreadable file is reported when it is read
             continue
         key = (info.st_dev, info.st_ino)
         if key in seen:
             first = seen[key]
+            once = " (standard input can be read once)" if STDIN_NAME in (names[index], names[first]) else ""
             raise LoadError(f"{names[index]} (items file {index + 1}) is {names[first]} (items file {first + 1}) "
-                            "given twice: name each file once; nothing written", file=names[index], rule="file")
+                            f"given twice{once}: name each file once; nothing written", file=names[index], rule="file")
         seen[key] = index
 
 
-def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
+def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]],
                  folder: Path) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
     yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
@@ -385,7 +394,7 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
         found = None
         lacking: list[str] = []
         for origin, name in origins.items():
-            if not origin.is_file():
+            if origin is None or not origin.is_file():  # None: standard input, with no copies beside it
                 lacking.append(name)
                 continue
             found = found or origin

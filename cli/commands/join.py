@@ -24,7 +24,7 @@ from ipb.perturb._progress import duration
 
 @app.command()
 def join(
-    items: list[Path] = typer.Argument(..., help="Items files (JSON Lines written by ipb perturb), in the order to keep them."),
+    items: list[Path] = typer.Argument(..., help="Items files (JSON Lines written by ipb perturb), in the order to keep them; - is standard input (once)."),
     out: Path = typer.Option(..., "--out", "-o", help="The joined items file, written atomically (no file on an error)."),
     no_cards: bool = typer.Option(False, "--no-cards", help="Do not copy the kept items' card copies (ipb-cards/ beside each input) to ipb-cards/ beside OUT."),
 ) -> None:

@@ -6,6 +6,8 @@ N11 (bug kind: a usual convention missing): ``ipb join -`` did not read standard
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -41,3 +43,38 @@ def test_join_keeps_each_lines_own_ending_in_a_mixed_file(tmp_path):
     out = tmp_path / "release" / "items.jsonl"
     join_items([mixed], out)
     assert out.read_bytes() == one + b"\r\n" + two + b"\n" + three + b"\n"  # blank line dropped, last line ended
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _join_stdin(stdin: Path, *args: str) -> tuple[int, str]:
+    """``ipb join ARGS`` in a process of its own with ``stdin`` as its standard input (descriptor 0, which
+    CliRunner's ``input`` does not replace)."""
+    with open(stdin, "rb") as handle:
+        proc = subprocess.run([sys.executable, "-c", "from ipb.cli import main; main()", "join", *args], cwd=ROOT,
+                              stdin=handle, capture_output=True, timeout=120)
+    return proc.returncode, " ".join(proc.stderr.decode("utf-8").split())
+
+
+def test_join_reads_standard_input_for_a_dash(tmp_path):
+    # Before: exit 1, "cannot read -: No such file or directory".
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    out = tmp_path / "release" / "items.jsonl"
+    code, text = _join_stdin(items, "-", "--out", str(out))
+    assert code == 0, text
+    assert out.read_bytes() == items.read_bytes()
+    assert "<stdin>: kept 3" in text
+    assert "warning: <stdin>: 1 card copy(ies) its kept items name are not beside it" in text  # none beside a pipe
+
+
+def test_join_refuses_standard_input_given_twice(tmp_path):
+    # Before: "cannot read -" for the first; now the "given twice" refusal, also for - beside /dev/stdin.
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    out = tmp_path / "release" / "items.jsonl"
+    for second, name in (("-", "<stdin>"), ("/dev/stdin", "/dev/stdin")):
+        code, text = _join_stdin(items, "-", second, "--out", str(out))
+        assert code == 1
+        assert (f"{name} (items file 2) is <stdin> (items file 1) given twice (standard input can be read once): "
+                "name each file once; nothing written") in text
+        assert not out.exists()
