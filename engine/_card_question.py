@@ -4,7 +4,8 @@ Issue 18 item 5 (s58user F-C14): a generated question opened "Decision date: 198
 figures; nothing said who decides what. A card may now give ``question: {setting: ..., ask: ...}``: ``setting``
 opens the question's first line, before the date, and ``ask`` stands just before the task instruction. Both are
 plain prose with two optional slots, ``{investor}`` (the investor as the question names it) and ``{framework}``
-(the card's name without the investor's). They describe the decision, never the scenario: a figure in them would
+(the card's ``name`` as written; right after ``{investor}'s`` without a leading investor's name, so that "{investor}'s
+{framework}" does not name the investor twice). They describe the decision, never the scenario: a figure in them would
 be a fact that no input states, so the question would say more than the scenario holds (lint ``question-figure``).
 
 Split from :mod:`ipb.engine.card` (module size limit), which calls :func:`card_question` while it reads a card.
@@ -61,13 +62,34 @@ class CardQuestion:
     ask: str = ""
 
 
-def fill_question_text(text: str, investor: str, framework: str) -> str:
+#: What comes just before a ``{framework}`` slot that takes the name without its investor (a possessive of the
+#: investor slot, straight or curly apostrophe).
+_POSSESSIVE = ("{investor}'s ", "{investor}’s ")
+
+
+def fill_question_text(text: str, investor: str, framework: str, after_possessive: str | None = None) -> str:
     """``text`` with its ``{investor}`` and ``{framework}`` slots filled (the card has been checked: no other slot).
+
+    ``framework`` is the card's name as its ``name:`` writes it; a ``{framework}`` right after ``{investor}'s `` takes
+    ``after_possessive`` instead when given (the name less a leading investor's name,
+    :func:`ipb.perturb._question_setting.own_title`). s60 new user N9: every ``{framework}`` took the shortened name,
+    so "A fund is applying the {framework}." on the card "John Neff Screen" (investor John Neff) read "... the
+    Screen."
 
     >>> fill_question_text("{investor}'s fund is applying the {framework}.", "Howard Marks", "Distressed Debt Rules")
     "Howard Marks's fund is applying the Distressed Debt Rules."
+    >>> fill_question_text("A fund applies the {framework}, {investor}'s {framework}.", "John Neff",
+    ...                    "John Neff Screen", "Screen")
+    "A fund applies the John Neff Screen, John Neff's Screen."
     """
-    return _SLOT.sub(lambda m: investor if m.group(1) == "investor" else framework, text)
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1) == "investor":
+            return investor
+        if after_possessive is not None and text[:m.start()].endswith(_POSSESSIVE):
+            return after_possessive
+        return framework
+
+    return _SLOT.sub(fill, text)
 
 
 #: What a setting or an ask runs into in the question (s60 new user N4's run-on lines).
