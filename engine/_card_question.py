@@ -138,31 +138,39 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
             continue
         text = " ".join(value.split())
         path = ("question", key)
+        # the caret goes under the offending character of the string as written (s60 new user N10: it stood at the
+        # string's start); folding whitespace neither makes nor removes a brace, so the n-th slot of the folded
+        # text is the n-th of the written one
+        blanked = _SLOT.sub(lambda m: " " * len(m.group(0)), value)  # the written text, its slots blanked
         hidden = _hidden_character(text)
         if hidden is not None:
             where, char = hidden
             col.add(LoadError(f"question.{key} holds U+{ord(char):04X} "
                               f"({unicodedata.name(char, 'a control character')}) at character {where}: it would go "
                               "into every question unseen (a NUL can cut the prompt, a direction mark makes the text "
-                              "shown differ from the text read); delete it", rule="question-character", name=key), path)
-        for m in _SLOT.finditer(text):
+                              "shown differ from the text read); delete it", rule="question-character", name=key), path,
+                    offset=value.find(char))
+        for m, written in zip(_SLOT.finditer(text), _SLOT.finditer(value)):
             if m.group(1) not in QUESTION_SLOTS:
                 col.add(LoadError(f"unknown slot {{{m.group(1)}}} in question.{key}; a question text may hold "
                                   f"{', '.join('{' + s + '}' for s in QUESTION_SLOTS)}", rule="question-slot",
-                                  name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path)
+                                  name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path,
+                        offset=written.start())
         stray = _SLOT.sub("", text)
         if "{" in stray or "}" in stray:
+            brace = min(i for i in (blanked.find("{"), blanked.find("}")) if i >= 0)
             col.add(LoadError(f"a brace in question.{key} opens or closes no slot: {text!r}; write a slot as "
-                              "{investor} or {framework}, and no other brace", rule="question-brace"), path)
-        figure = _FIGURE.search(_SLOT.sub("", text))
+                              "{investor} or {framework}, and no other brace", rule="question-brace"), path,
+                    offset=brace)
+        figure = _FIGURE.search(blanked)
         if figure is not None:
             col.warn(LintWarning(f"question.{key} states a figure ({figure.group(0)!r}): every item's question would "
                                  "state a fact that no input gives; put the figure in an input, or leave it out",
-                                 rule="question-figure", name=key), path)
-        snake = _SNAKE.search(text)
+                                 rule="question-figure", name=key), path, offset=figure.start())
+        snake = _SNAKE.search(value)
         if snake is not None:
             col.warn(LintWarning(f"question.{key} holds {snake.group(0)!r}, an input's name as code: write it in "
-                                 "words", rule="question-name", name=key), path)
+                                 "words", rule="question-name", name=key), path, offset=snake.start())
         unlike = _not_a_sentence(text)
         if unlike:
             col.warn(LintWarning(f"question.{key} {' and '.join(unlike)}: each is one plain sentence, and the "
