@@ -2,19 +2,26 @@
 
 N7 (bug kind: a promise of byte-for-byte lines broken): a CRLF items file lost every CR in the joined file.
 N11 (bug kind: a usual convention missing): ``ipb join -`` did not read standard input.
+N8 (bug kind: a silent stop leaving a partial file): SIGUSR1, SIGUSR2 or SIGALRM ended ``ipb join`` and ``ipb
+perturb`` with no message and their temporary file left.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
 from ipb.perturb.join import join_items
 from ipb.perturb.verify import verify_items
+from tests.perturb.test_break_s59 import BASE as BUFFETT_BASE, _item, _start_join
 from tests.perturb.test_card_copy_hash_s60 import _perturb
 from tests.perturb.test_newuser_s59b import CARD
 
@@ -78,3 +85,50 @@ def test_join_refuses_standard_input_given_twice(tmp_path):
         assert (f"{name} (items file 2) is <stdin> (items file 1) given twice (standard input can be read once): "
                 "name each file once; nothing written") in text
         assert not out.exists()
+
+
+#: The signals s60 new user N8 sent (those the platform has): each ends a process by default, as SIGTERM does.
+OTHER_STOPS = [name for name in ("SIGUSR1", "SIGUSR2", "SIGALRM") if hasattr(signal, name)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+@pytest.mark.parametrize("name", OTHER_STOPS)
+def test_join_stopped_by_another_terminating_signal_says_so_and_leaves_nothing(tmp_path, name):
+    # bug kind: silent stop leaving a partial file. Before: exit -10 (killed by SIGUSR1), nothing printed, and
+    # .items.jsonl.XXXXXXXX.tmp left in the output folder until the next join removed it.
+    number = getattr(signal, name)
+    out = tmp_path / "out" / "items.jsonl"
+    proc, writer = _start_join(tmp_path / "in.jsonl", out, _item("T-00000000000000aa"))
+    try:
+        proc.send_signal(number)
+        _, errors = proc.communicate(timeout=60)
+        code = proc.returncode
+    finally:
+        writer.close()  # type: ignore[attr-defined]
+        if proc.poll() is None:
+            proc.kill()
+    said = " ".join(errors.decode().split())
+    assert code == 128 + number, said
+    assert f"join stopped by {name} after" in said and f"no items file written ({out} not made)" in said
+    assert not out.parent.exists()  # neither a temporary file nor the folder join made for it
+
+
+def test_perturb_stopped_by_sigusr1_says_so_and_leaves_nothing(tmp_path):
+    # the same handling in ipb perturb (a million items of the Buffett card: minutes, stopped while it writes)
+    out = tmp_path / "run" / "items.jsonl"
+    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", "perturb", "--card",
+                             "buffett_acquisition_checklist", "--base", str(BUFFETT_BASE), "--n", "1000000", "--seed",
+                             "1", "--ops", "metric", "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not (out.parent.is_dir() and any(p.name.endswith(".tmp") for p in out.parent.iterdir())):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            pytest.fail(f"ipb perturb made no temporary file: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGUSR1)
+    _, errors = proc.communicate(timeout=60)
+    said = " ".join(errors.decode().split())
+    assert proc.returncode == 128 + signal.SIGUSR1, said
+    assert "perturb stopped by SIGUSR1 after" in said and "no items file written" in said
+    assert not out.parent.exists() or not [p.name for p in out.parent.iterdir() if p.name.endswith(".tmp")]
