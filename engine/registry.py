@@ -116,7 +116,7 @@ def canonical_source(text: str) -> str:
 
 
 def source_sha256(text: str) -> str:
-    """The SHA-256 (hex) of a card's lines joined by ``\n``: equal to :attr:`Card.content_hash`.
+    r"""The SHA-256 (hex) of a card's lines joined by ``\n``: equal to :attr:`Card.content_hash`.
 
     A leading byte-order mark is not part of the card (the YAML loader ignores it, so the card's
     ``content_hash`` does not count it): a copy saved by an editor that adds one keeps its hash (s60 new user N6).
