@@ -276,7 +276,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     changes = ChangedCopies()
 
     def check_copies(cards: list[tuple[str, str, str]], folder: Path | None, name: str, number: int, text: str,
-                     ident: str) -> None:
+                     ident: str, path: str | Path) -> None:
         """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed."""
         carried: dict[str, str] = {}
         changed: list[str] = []
@@ -291,7 +291,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 changed.append(str(copy))
         if not changed:
             return
-        check = changes.check(number, text, carried)
+        check = changes.check(number, text, carried, None if folder is None else path)
         if check.status != "ok":
             raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
                             f"{', '.join(changed)}, which changed since the items were made (it does not hash to "
@@ -328,7 +328,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                     if _safe_source(source):
                         sources.setdefault(source, {}).setdefault(folder / source if folder else None, names[index])
                 if copy_cards:  # s60 new user N6: the rule ipb verify applies, not a refusal of every edit
-                    check_copies(cards, folder, names[index], number, text, ident)
+                    check_copies(cards, folder, names[index], number, text, ident, path)
                 yield text
             if not (report.kept or report.dropped_ids or report.dropped_scenarios):  # s60 new user N1
                 where = (f" (items file {index + 1} of {len(paths)}: a run that left an empty file would be missing "

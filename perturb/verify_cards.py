@@ -51,8 +51,27 @@ def card_sources(items: str | Path, overrides: Mapping[str, str] | None = None) 
         source = ("--card" if card_id in overrides else "copy" if where.parent in copies
                   else "bundled" if where in bundled else "folder")
         entry.update(file=str(path), sha256=found, source=source, changed=found != sha)
+        if source != "copy":  # the items' own copy, not checked against here, may still have been edited
+            copy = next((d / f"{sha}.yaml" for d in copy_dirs() if (d / f"{sha}.yaml").is_file()), None)
+            if copy is not None and (copy_sha := card_file_sha256(copy)) != sha:
+                entry["copy_changed"] = {"file": str(copy), "sha256": copy_sha}
         out.append(entry)
     return out
+
+
+def own_copy_line(card_id: str, item_sha256: str, copy: str, copy_sha256: str, checked: str) -> str:
+    """The warning ``ipb verify`` and ``ipb join`` give for the items' own copy of a card (``ipb-cards/<sha256>.yaml``)
+    that changed since the items were made while another card of that id (``checked``: a bundled card, a ``--cards``
+    or ``IPB_CARDS`` one) is the one ``ipb verify`` checks the items against (s61nfix: verify said nothing of such a
+    copy, join judged it, and ``ipb respond`` and ``ipb score`` refuse it).
+
+    >>> own_copy_line("c", "a" * 64, "ipb-cards/a.yaml", "b" * 64, "c.yaml, bundled with ipb")[:73]
+    "warning: the items' own copy of card 'c' (ipb-cards/a.yaml) changed since"
+    """
+    return (f"warning: the items' own copy of card {card_id!r} ({copy}) changed since the items were made: they were "
+            f"made with sha256 {item_sha256[:12]}..., the copy has sha256 {copy_sha256[:12]}...; ipb verify checks the "
+            f"items against {checked}, ipb join against the copy it carries (an item whose gold the copy changes stops "
+            "the join), and ipb respond and ipb score refuse the copy: put back the copy the run wrote")
 
 
 def card_source_lines(sources: list[Mapping[str, Any]]) -> list[str]:
@@ -67,6 +86,10 @@ def card_source_lines(sources: list[Mapping[str, Any]]) -> list[str]:
     """
     lines = []
     for s in sources:
+        moved = s.get("copy_changed")
+        if moved:
+            lines.append(own_copy_line(str(s["id"]), str(s["item_sha256"]), moved["file"], moved["sha256"],
+                                       f"{s['file']}, {_SOURCES.get(str(s['source']), s['source'])}"))
         if s.get("changed"):
             lines.append(f"warning: card {s['id']!r} changed since the items were made: they were made with sha256 "
                          f"{str(s['item_sha256'])[:12]}..., the card found now ({s['file']}, "
@@ -101,6 +124,7 @@ class ChangedCopies:
         self._found: dict[tuple[str, str], str | None] = {}
         self._changed: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._checkers: dict[tuple[tuple[str, str], ...], Any] = {}
+        self._items: str | None = None
 
     def changed(self, card_id: str, item_sha256: str, path: Path) -> bool:
         """Whether the card file ``path`` (a copy of ``card_id``) no longer hashes to ``item_sha256``; remembered for
@@ -112,16 +136,34 @@ class ChangedCopies:
         found = self._found[key]
         if found is None:
             return False
-        self._changed.setdefault((card_id, item_sha256, str(path)), {
-            "id": card_id, "item_sha256": item_sha256, "file": str(path), "sha256": found, "source": "copy",
-            "changed": True})
+        entry: dict[str, Any] = {"id": card_id, "item_sha256": item_sha256, "file": str(path), "sha256": found,
+                                 "source": "copy", "changed": True}
+        elsewhere = self._elsewhere(card_id)
+        if elsewhere is not None:  # ipb verify checks the items against that card, and warns of the copy as here
+            entry = {"id": card_id, "item_sha256": item_sha256, "file": str(elsewhere), "sha256": item_sha256,
+                     "source": "bundled", "changed": False, "copy_changed": {"file": str(path), "sha256": found}}
+        self._changed.setdefault((card_id, item_sha256, str(path)), entry)
         return True
 
-    def check(self, line: int, text: str, cards: Mapping[str, str]) -> Any:
+    @staticmethod
+    def _elsewhere(card_id: str) -> Path | None:
+        """The bundled card ``card_id``, which ``ipb verify`` checks items against before their own copy; None
+        when there is none."""
+        return next((p for p in bundled_card_paths() if p.stem == card_id), None)
+
+    def check(self, line: int, text: str, cards: Mapping[str, str], items: str | Path | None = None) -> Any:
         """The :class:`ipb.perturb.verify.RecordCheck` ``ipb verify`` gives the item ``text`` (line ``line``) when its
-        cards are the files ``cards`` (card id -> path; other cards as the card search finds them)."""
+        cards are the files ``cards`` (card id -> path; other cards as the card search finds them). With ``items``
+        (the items file the line is from), the card search is first set as ``ipb verify ITEMS`` sets it
+        (:func:`ipb.engine.registry.use_cards`), so the lookups verify makes through the items' own copies (condition
+        B's knowledge of the cards an investor lists) find the same files."""
+        from ipb.engine.registry import use_cards
         from ipb.perturb.verify import _Checker
 
+        if items is not None and str(items) != self._items:
+            use_cards((), items)
+            self._items = str(items)
+            self._checkers.clear()
         key = tuple(sorted(cards.items()))
         checker = self._checkers.get(key)
         if checker is None:

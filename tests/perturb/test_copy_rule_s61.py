@@ -96,3 +96,40 @@ def test_an_edited_copy_already_beside_the_output_is_judged_by_the_same_rule(tmp
     out.unlink()
     code, text = _join(items, out)
     assert code == 1 and f"fails ipb verify against the card copy {there}" in text and not out.exists()
+
+
+GRAHAM = "graham_net_net_screen"
+
+
+def _bundled_made(tmp_path: Path) -> tuple[Path, Path]:
+    base = Path(__file__).resolve().parents[2] / "frameworks/scenarios" / GRAHAM / "exactly_two_thirds.yaml"
+    out = tmp_path / "made" / "items.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", GRAHAM, "--base", str(base), "--n", "4", "--seed", "3",
+                                 "--ops", "metric", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (copy,) = (out.parent / "ipb-cards").glob("*.yaml")
+    return out, copy
+
+
+def test_an_edited_copy_of_a_bundled_card_is_refused_by_join_and_verify_alike(tmp_path):
+    # verify checks the gold against the bundled card (whose hash is the items'), but condition B's knowledge of
+    # Graham's cards is read through the items' own copy, so an edited description fails verify (knowledge differs);
+    # join ran its check with another card search and passed. Join now sets the search as verify does, and both
+    # give the copy's warning (own_copy_line), which verify said nothing of before.
+    items, copy = _bundled_made(tmp_path)
+    sha = copy.stem
+    text = copy.read_text(encoding="utf-8")
+    edited = text.replace('as a "net-net" bargain', "as a net-net bargain", 1)
+    assert edited != text
+    copy.write_text(edited, encoding="utf-8")
+    checked = verify_items(items)
+    assert not checked.ok and [c["changed"] for c in checked.cards] == [False]
+    assert all("condition B knowledge differs" in c.problems[0] for c in checked.checks)
+    lines = card_source_lines(checked.cards)
+    assert len(lines) == 1 and lines[0].startswith(f"warning: the items' own copy of card '{GRAHAM}' ({copy}) changed")
+    assert f"they were made with sha256 {sha[:12]}..., the copy has sha256 {card_file_sha256(copy)[:12]}..." in lines[0]
+    out = tmp_path / "release" / "items.jsonl"
+    code, said = _join(items, out)
+    assert code == 1 and not out.exists()
+    assert f"{items}:1:1: load error: line 1 (id '{checked.checks[0].id}') fails ipb verify against the card copy " \
+           f"{copy}, which changed since the items were made" in said and "condition B knowledge differs" in said
