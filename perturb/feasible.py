@@ -407,19 +407,49 @@ def _probe(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
             row = rows[key] = {}
         mine.append((fn, row))
     value = grid.value
+    if len(mine) == 1:
+        fn1, row1 = mine[0]
+
+        def ok_one(k: int) -> bool:
+            broken = row1.get(k)
+            if broken is None:
+                env[name] = value(k)
+                broken = row1[k] = fn1(env) is False
+            return not broken
+        return ok_one
+    rows_of = [row for _, row in mine]
+    last = [0]  # the position in ``mine`` of the check that broke the last probe computed (asked first next time)
 
     def ok(k: int) -> bool:
-        # the grid value is made at the first row that lacks ``k`` and set once for the checks after it
-        # (s60speed2: it was made again for each such check, 465,402 values for 178,502 probes at 3,000 items)
-        put = True
-        for fn, row in mine:
+        # s61speed: the answers remembered are read first, all of them, and a check is computed only when none of
+        # them is broken; the checks to compute start at the one that broke the last computed probe (neighbouring
+        # probes of a bisection mostly break the same rule). The answer is the plain loop's (every check is a pure
+        # function of the facts, and "none is False" does not depend on the order they are asked in); only which
+        # answers get remembered differs (probe_rows). Before, the checks were computed in their order up to the
+        # first broken one, with a remembered broken answer behind them: 178,502 probes and ~950,000 rule
+        # closures at 3,000 bench items.
+        unknown = False
+        for row in rows_of:
             broken = row.get(k)
             if broken is None:
-                if put:
-                    env[name] = value(k)
-                    put = False
-                broken = row[k] = fn(env) is False
+                unknown = True
+            elif broken:
+                return False
+        if not unknown:
+            return True
+        env[name] = value(k)
+        start = last[0]
+        count = len(mine)
+        for i in range(count):
+            j = start + i
+            if j >= count:
+                j -= count
+            fn, row = mine[j]
+            if k in row:
+                continue  # known, and not broken (read above)
+            broken = row[k] = fn(env) is False
             if broken:
+                last[0] = j
                 return False
         return True
     return ok
