@@ -1,6 +1,9 @@
 """The flip's tied search and the feasible-set probes, made cheaper, give the plain computation's answers
 (issue 18 item 7, s61speed; bug kind: a memo or a reordering that changes an answer).
 
+* :func:`ipb.perturb.deck_moves.follower` remembers each rule's answers along a line of values (rows keyed by
+  the rule, the moved input and the rule's other inputs); it must give :func:`follow`'s answer at every value,
+  from any facts, in any order of values, the rows warm from earlier lines or not.
 * :func:`ipb.perturb.deck_moves.follow` no longer asks its partners' constraints a second time: it must give
   what it gave when it asked every constraint of the moved input and of each partner (the definition below).
 * :func:`ipb.perturb.feasible._probe` reads every remembered answer before computing one and computes from
@@ -16,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_perturb_deck import CARD, DECK, GRAHAM
 
-from ipb.perturb.deck_moves import _follow_by_rule, _tied_reading, follow
+from ipb.perturb.deck_moves import _follow_by_rule, _tied_reading, follow, follower
 from ipb.perturb.feasible import _probe, _with_era, constraint_checks
 from ipb.perturb.frame import build_frame, load_base
 from perturb_support import BUFFETT, BUFFETT_BASE
@@ -85,6 +88,47 @@ def test_follow_gives_its_definitions_answer(data):
     name = data.draw(st.sampled_from(names), label="name")
     for v in _values(frame, name, data):
         assert follow(frame, facts, name, v, facts[name]) == _follow_as_defined(frame, facts, name, v, facts[name])
+
+
+@settings(max_examples=60)
+@given(data=st.data())
+def test_follower_gives_follows_answer_on_the_buffett_tie(data):
+    frame, base = _buffett()  # tie: subscription software above $10B of revenue earns a profit (arr, net_income)
+    movable = [n for n in ("arr", "net_income", "ev_to_arr", "revenue_growth", "gross_margin", "revenue_retention")
+               if n in frame.grids]
+    facts = _facts(frame, base, data, movable)
+    if data.draw(st.booleans(), label="software"):
+        facts["business_model"] = "subscription_software"
+    name = data.draw(st.sampled_from(["arr", "net_income"]), label="name")
+    at = follower(frame, facts, name, facts[name])
+    for v in _values(frame, name, data):
+        assert at(v) == follow(frame, facts, name, v, facts[name]) == _follow_as_defined(
+            frame, facts, name, v, facts[name]), (name, v)
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_follower_gives_follows_answer_on_the_l8_deck(data):
+    frame, base = _deck()  # the deck rule ties debt to equity to the debt and the equity
+    tied = [n for n in ("long_term_debt", "stock_equity", "debt_to_equity") if n in frame.grids]
+    facts = _facts(frame, base, data, tied)
+    name = data.draw(st.sampled_from(tied), label="name")
+    at = follower(frame, facts, name, facts[name])
+    for v in _values(frame, name, data):
+        assert at(v) == follow(frame, facts, name, v, facts[name]) == _follow_as_defined(
+            frame, facts, name, v, facts[name]), (name, v)
+
+
+def test_follower_hand_worked_values_on_the_buffett_tie():
+    frame, base = _buffett()
+    facts = {**base.facts, "business_model": "subscription_software", "net_income": Decimal(0)}
+    at = follower(frame, facts, "arr", facts["arr"])
+    # $5B of revenue at no profit breaks no rule: nothing follows
+    assert at(Decimal("5000000000")) == {} == follow(frame, facts, "arr", Decimal("5000000000"), facts["arr"])
+    # $20B breaks the tie (above $10B, no profit): the income follows the revenue's move, as follow() gives it
+    moved = at(Decimal("20000000000"))
+    assert moved == follow(frame, facts, "arr", Decimal("20000000000"), facts["arr"])
+    assert moved is None or (moved.keys() == {"net_income"} and moved["net_income"] > 0)
 
 
 @settings(max_examples=60)
