@@ -46,7 +46,7 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Collection, Mapping, Sequence
 
-from ipb.perturb.feasible import _hold_for, checks_without_pending, constraint_checks, feasible_intervals
+from ipb.perturb.feasible import _hold_for, aged_row, checks_without_pending, constraint_checks, feasible_intervals
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
@@ -284,7 +284,8 @@ def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: 
 
 
 #: Rows of :func:`follower` (one rule's answers along one input's values, the rule's other inputs fixed)
-#: remembered per frame before they are dropped (memory stays flat in N; a row holds at most a grid's values).
+#: remembered per frame, twice over (:func:`~ipb.perturb.feasible.aged_row`; memory stays flat in N; a row holds at most
+#: a grid's values).
 FOLLOW_ROW_LIMIT = 1024
 
 
@@ -320,9 +321,6 @@ def follower(frame: Frame, facts: Mapping[str, Any], name: str, base: Any
     if frame.derived or any(getattr(fn, "on_complete", None) is not None for fn, _ in checks):
         return lambda value: follow(frame, facts, name, value, base)
     reads = frame.memo.setdefault("follow_reads", {})
-    rows = frame.memo.get("follow_rows")
-    if rows is None or len(rows) >= FOLLOW_ROW_LIMIT:
-        rows = frame.memo["follow_rows"] = {}
 
     def rows_for(rules: Sequence[tuple[Callable[[Mapping[str, Any]], Any], frozenset[str]]]
                  ) -> list[tuple[Callable[[Mapping[str, Any]], Any], dict[Any, bool]]]:
@@ -331,11 +329,8 @@ def follower(frame: Frame, facts: Mapping[str, Any], name: str, base: Any
             others = reads.get((fn, name))
             if others is None:
                 others = reads[(fn, name)] = tuple(sorted(names - {name}))
-            key = (fn, name, tuple(map(facts.get, others)))
-            row = rows.get(key)
-            if row is None:
-                row = rows[key] = {}
-            out.append((fn, row))
+            out.append((fn, aged_row(frame.memo, "follow_rows", FOLLOW_ROW_LIMIT,
+                                     (fn, name, tuple(map(facts.get, others))))))
         return out
 
     tied = rows_for([(k.expr.fn, k.expr.names) for k in _tied_reading(frame, name)])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from test_perturb_deck import CARD, DECK, GRAHAM
 
 from ipb.perturb.deck_moves import _follow_by_rule, _tied_reading, follow, follower
-from ipb.perturb.feasible import _probe, _with_era, constraint_checks
+from ipb.perturb.feasible import _probe, _with_era, aged_row, constraint_checks
 from ipb.perturb.frame import build_frame, load_base
 from perturb_support import BUFFETT, BUFFETT_BASE
 
@@ -149,3 +149,22 @@ def test_probe_reordered_is_the_plain_conjunction(data):
         for k in data.draw(st.lists(st.integers(0, grid.count - 1), min_size=1, max_size=40), label="ks"):
             env = {**facts, name: grid.value(k)}
             assert ok(k) == all(fn(env) is not False for fn, _ in checks), (name, k)
+
+
+@settings(max_examples=100)
+@given(keys=st.lists(st.integers(0, 12), max_size=80), limit=st.integers(1, 5))
+def test_aged_rows_hold_at_most_two_generations_and_keep_a_row_they_hold(keys, limit):
+    memo: dict = {}
+    for key in keys:
+        young_before = memo.get("rows", {})
+        old_before = memo.get("rows_old", {})
+        held = young_before.get(key, old_before.get(key))
+        row = aged_row(memo, "rows", limit, key)
+        if held is not None:
+            assert row is held  # a held row (and the answers in it) is never replaced
+        else:
+            assert row == {}
+        row.setdefault(key, True)
+        assert memo["rows"][key] is row  # the row asked for is among the young
+        assert len(memo["rows"]) <= limit and len(memo.get("rows_old", {})) <= limit
+        assert not set(memo["rows"]) & set(memo.get("rows_old", {}))
