@@ -95,16 +95,26 @@ def unpack(revision: str, folder: Path) -> Path:
     subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(tar), revision], check=True)
     with tarfile.open(tar) as archive:
         archive.extractall(src, filter="data")
-    pkg = folder / "pkg" / "ipb"
+    return layout(src, folder / "pkg")
+
+
+def layout(src: Path, pkg_root: Path) -> Path:
+    """An ``ipb`` package tree in ``pkg_root`` whose modules are ``src``'s (symbolic links), for ``PYTHONPATH``.
+
+    The editable install maps ``ipb.perturb`` and the other folders to the checkout it was installed from; a
+    git worktree that shares its ``.venv`` would otherwise measure that checkout's code as "this tree"
+    (s61speed: from a worktree, both rows ran /work/main's code)."""
+    pkg = pkg_root / "ipb"
     pkg.mkdir(parents=True)
     mapping = {"engine": "engine", "cli": "cli", "respond": "respond", "scoring": "scoring", "report": "report",
-               "neighbours": "neighbours", "perturb": "perturb", "frameworks": "frameworks", "grammar": "grammar"}
+               "neighbours": "neighbours", "perturb": "perturb", "frameworks": "frameworks", "grammar": "grammar",
+               "distributed": "distributed", "integrations": "integrations"}
     for entry in (src / "ipb").iterdir():
         (pkg / entry.name).symlink_to(entry)
     for name, where in mapping.items():
         if (src / where).is_dir() and not (pkg / name).exists():
             (pkg / name).symlink_to(src / where)
-    return folder / "pkg"
+    return pkg_root
 
 
 def measure(n: int, args: argparse.Namespace, path: Path | None, folder: Path) -> dict[str, Any]:
@@ -142,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         old = unpack(args.baseline, folder / "baseline") if args.baseline else None
+        mine_path = layout(ROOT, folder / "this_tree")
         work = folder / "work"
         work.mkdir()
         for n in sizes:
-            rows["this tree"].append(measure(n, args, None, work))
+            rows["this tree"].append(measure(n, args, mine_path, work))
             print(f"this tree N={n}: {rows['this tree'][-1]}", flush=True)
             if old is not None:
                 rows[args.baseline].append(measure(n, args, old, work))

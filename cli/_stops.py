@@ -1,6 +1,7 @@
 """Stopping a writing command by a signal, shared by ``ipb perturb`` and ``ipb join`` (s59break B7-B10).
 
-:func:`ipb.cli._app.stop_on_terminate` turns SIGTERM and SIGHUP into ``SystemExit(128 + signal)`` and Python turns
+:func:`ipb.cli._app.stop_on_terminate` turns SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM (those the platform has,
+:data:`ipb.cli._app.STOP_SIGNALS`) into ``SystemExit(128 + signal)`` and Python turns
 SIGINT into ``KeyboardInterrupt``, so an atomic write's clean-up removes its temporary file. This module adds what
 each command says and does around that:
 
@@ -74,7 +75,7 @@ def _note_late(how: str) -> None:
 def outputs_complete(outputs: str) -> None:
     """Mark the outputs (``outputs``, said in the note) as renamed into place.
 
-    In the ``ipb`` console process SIGTERM, SIGHUP and SIGINT from now on only print a note: the command's remaining
+    In the ``ipb`` console process SIGINT and the :data:`ipb.cli._app.STOP_SIGNALS` from now on only print a note: the command's remaining
     work (its summary, closing a worker pool) is not cut short into a failing exit status. Under a test runner or an
     embedding program the handlers are left alone; :func:`said_on_stop` still turns a late stop into success.
     """
@@ -87,7 +88,7 @@ def outputs_complete(outputs: str) -> None:
     def late(signum: int, frame: object) -> None:
         _note_late(signal_name(signum) if signum != signal.SIGINT else "SIGINT (Ctrl-C)")
 
-    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+    for name in (*_app.STOP_SIGNALS, "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), late)
 

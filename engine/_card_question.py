@@ -4,7 +4,8 @@ Issue 18 item 5 (s58user F-C14): a generated question opened "Decision date: 198
 figures; nothing said who decides what. A card may now give ``question: {setting: ..., ask: ...}``: ``setting``
 opens the question's first line, before the date, and ``ask`` stands just before the task instruction. Both are
 plain prose with two optional slots, ``{investor}`` (the investor as the question names it) and ``{framework}``
-(the card's name without the investor's). They describe the decision, never the scenario: a figure in them would
+(the card's ``name`` as written; right after ``{investor}'s`` without a leading investor's name, so that "{investor}'s
+{framework}" does not name the investor twice). They describe the decision, never the scenario: a figure in them would
 be a fact that no input states, so the question would say more than the scenario holds (lint ``question-figure``).
 
 Split from :mod:`ipb.engine.card` (module size limit), which calls :func:`card_question` while it reads a card.
@@ -61,13 +62,34 @@ class CardQuestion:
     ask: str = ""
 
 
-def fill_question_text(text: str, investor: str, framework: str) -> str:
+#: What comes just before a ``{framework}`` slot that takes the name without its investor (a possessive of the
+#: investor slot, straight or curly apostrophe).
+_POSSESSIVE = ("{investor}'s ", "{investor}’s ")
+
+
+def fill_question_text(text: str, investor: str, framework: str, after_possessive: str | None = None) -> str:
     """``text`` with its ``{investor}`` and ``{framework}`` slots filled (the card has been checked: no other slot).
+
+    ``framework`` is the card's name as its ``name:`` writes it; a ``{framework}`` right after ``{investor}'s `` takes
+    ``after_possessive`` instead when given (the name less a leading investor's name,
+    :func:`ipb.perturb._question_setting.own_title`). s60 new user N9: every ``{framework}`` took the shortened name,
+    so "A fund is applying the {framework}." on the card "John Neff Screen" (investor John Neff) read "... the
+    Screen."
 
     >>> fill_question_text("{investor}'s fund is applying the {framework}.", "Howard Marks", "Distressed Debt Rules")
     "Howard Marks's fund is applying the Distressed Debt Rules."
+    >>> fill_question_text("A fund applies the {framework}, {investor}'s {framework}.", "John Neff",
+    ...                    "John Neff Screen", "Screen")
+    "A fund applies the John Neff Screen, John Neff's Screen."
     """
-    return _SLOT.sub(lambda m: investor if m.group(1) == "investor" else framework, text)
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1) == "investor":
+            return investor
+        if after_possessive is not None and text[:m.start()].endswith(_POSSESSIVE):
+            return after_possessive
+        return framework
+
+    return _SLOT.sub(fill, text)
 
 
 #: What a setting or an ask runs into in the question (s60 new user N4's run-on lines).
@@ -116,31 +138,39 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
             continue
         text = " ".join(value.split())
         path = ("question", key)
+        # the caret goes under the offending character of the string as written (s60 new user N10: it stood at the
+        # string's start); folding whitespace neither makes nor removes a brace, so the n-th slot of the folded
+        # text is the n-th of the written one
+        blanked = _SLOT.sub(lambda m: " " * len(m.group(0)), value)  # the written text, its slots blanked
         hidden = _hidden_character(text)
         if hidden is not None:
             where, char = hidden
             col.add(LoadError(f"question.{key} holds U+{ord(char):04X} "
                               f"({unicodedata.name(char, 'a control character')}) at character {where}: it would go "
                               "into every question unseen (a NUL can cut the prompt, a direction mark makes the text "
-                              "shown differ from the text read); delete it", rule="question-character", name=key), path)
-        for m in _SLOT.finditer(text):
+                              "shown differ from the text read); delete it", rule="question-character", name=key), path,
+                    offset=value.find(char))
+        for m, written in zip(_SLOT.finditer(text), _SLOT.finditer(value)):
             if m.group(1) not in QUESTION_SLOTS:
                 col.add(LoadError(f"unknown slot {{{m.group(1)}}} in question.{key}; a question text may hold "
                                   f"{', '.join('{' + s + '}' for s in QUESTION_SLOTS)}", rule="question-slot",
-                                  name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path)
+                                  name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path,
+                        offset=written.start())
         stray = _SLOT.sub("", text)
         if "{" in stray or "}" in stray:
+            brace = min(i for i in (blanked.find("{"), blanked.find("}")) if i >= 0)
             col.add(LoadError(f"a brace in question.{key} opens or closes no slot: {text!r}; write a slot as "
-                              "{investor} or {framework}, and no other brace", rule="question-brace"), path)
-        figure = _FIGURE.search(_SLOT.sub("", text))
+                              "{investor} or {framework}, and no other brace", rule="question-brace"), path,
+                    offset=brace)
+        figure = _FIGURE.search(blanked)
         if figure is not None:
             col.warn(LintWarning(f"question.{key} states a figure ({figure.group(0)!r}): every item's question would "
                                  "state a fact that no input gives; put the figure in an input, or leave it out",
-                                 rule="question-figure", name=key), path)
-        snake = _SNAKE.search(text)
+                                 rule="question-figure", name=key), path, offset=figure.start())
+        snake = _SNAKE.search(value)
         if snake is not None:
             col.warn(LintWarning(f"question.{key} holds {snake.group(0)!r}, an input's name as code: write it in "
-                                 "words", rule="question-name", name=key), path)
+                                 "words", rule="question-name", name=key), path, offset=snake.start())
         unlike = _not_a_sentence(text)
         if unlike:
             col.warn(LintWarning(f"question.{key} {' and '.join(unlike)}: each is one plain sentence, and the "

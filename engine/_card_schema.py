@@ -48,8 +48,12 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
             extra = _extra_keys(err)
             allowed = list(err.schema.get("properties", {}))
             for key in extra:
+                # a field of a top-level mapping is named by its place (s60 new user N10: an unknown key under
+                # question: was "unknown field 'tone' in the card", as if it stood at the top level)
+                place = (f"at {path[0]}.{key} of {what}" if len(path) == 1 and isinstance(path[0], str)
+                         else f"in {_owner(doc.data, path, what)}")
                 e = LoadError(
-                    f"unknown field {key!r} in {_owner(doc.data, path, what)}; expected one of: {', '.join(allowed)}",
+                    f"unknown field {key!r} {place}; expected one of: {', '.join(allowed)}",
                     rule="schema:additionalProperties",
                     name=key,
                     suggestion=did_you_mean(key, allowed),

@@ -360,13 +360,18 @@ class _Collector:
         #: The card's constants, folded into every compiled expression.
         self.constants: dict[str, Any] = {}
 
-    def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> None:
-        line, column = self.doc.locate_key(path) if key else self.doc.locate(path)
+    def _where(self, path: tuple[Any, ...], key: bool, offset: int | None) -> tuple[int, int]:
+        if offset is not None:  # a character of the string at path (0-based in the loaded string)
+            return self.doc.locate_in_string(path, offset)
+        return self.doc.locate_key(path) if key else self.doc.locate(path)
+
+    def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False, offset: int | None = None) -> None:
+        line, column = self._where(path, key, offset)
         error.with_location(self.doc.file, line, column, self.doc.source_line(line))
         self.errors.append(error)
 
-    def warn(self, warning: IpbError, path: tuple[Any, ...]) -> None:
-        line, column = self.doc.locate(path)
+    def warn(self, warning: IpbError, path: tuple[Any, ...], *, offset: int | None = None) -> None:
+        line, column = self._where(path, False, offset)
         self.warnings.append(warning.with_location(self.doc.file, line, column, self.doc.source_line(line)))
 
     def expression(

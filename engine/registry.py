@@ -107,20 +107,26 @@ def canonical_source(text: str) -> str:
     """A card's canonical text: its lines joined by ``\n``, with a final newline.
 
     Line endings are normalised as the YAML loader counts them (``\r\n``,
-    ``\r``, ``\n``). :func:`source_sha256` hashes the same lines without the
-    final newline, which is the card's ``content_hash``.
+    ``\r``, ``\n``), and a leading byte-order mark, which the loader ignores, is
+    left out. :func:`source_sha256` hashes the same lines without the final
+    newline, which is the card's ``content_hash``.
     """
-    lines = _split_lines(text)
+    lines = _split_lines(text.removeprefix("\ufeff"))
     return "\n".join(lines) + "\n" if lines else ""
 
 
 def source_sha256(text: str) -> str:
-    """The SHA-256 (hex) of a card's lines joined by ``\n``: equal to :attr:`Card.content_hash`.
+    r"""The SHA-256 (hex) of a card's lines joined by ``\n``: equal to :attr:`Card.content_hash`.
+
+    A leading byte-order mark is not part of the card (the YAML loader ignores it, so the card's
+    ``content_hash`` does not count it): a copy saved by an editor that adds one keeps its hash (s60 new user N6).
 
     >>> source_sha256("id: x\r\nversion: 1\n") == source_sha256("id: x\nversion: 1")
     True
+    >>> source_sha256("\ufeffid: x\n") == source_sha256("id: x\n")
+    True
     """
-    return hashlib.sha256("\n".join(_split_lines(text)).encode("utf-8")).hexdigest()
+    return hashlib.sha256("\n".join(_split_lines(text.removeprefix("\ufeff"))).encode("utf-8")).hexdigest()
 
 
 def use_cards(dirs: Sequence[str | os.PathLike[str]] = (), items: str | os.PathLike[str] | None = None,

@@ -43,21 +43,26 @@ def own_title(possessor: str, name: str) -> str:
     return name
 
 
-def card_words(card: Card, investor: str, framework: str) -> tuple[str, str]:
+def card_words(card: Card, investor: str) -> tuple[str, str]:
     """The card's opening sentence and its ask (followed by a space, as the L7 template joins it to the task),
     slots filled; ``("", "")`` for a card without ``question:``, whose questions read as they always have.
 
+    ``investor`` is the investor as the question names it (:func:`possessor`); ``{framework}`` is the card's name as
+    written, and :func:`own_title` of it right after ``{investor}'s`` (:func:`ipb.engine._card_question.fill_question_text`).
+
     >>> from ipb.engine._card_question import CardQuestion
     >>> class Stub:
-    ...     question = CardQuestion("{investor}'s fund is choosing a bond.", "Should it buy?")
-    >>> card_words(Stub(), "Howard Marks", "Distressed Debt")  # type: ignore[arg-type]
-    ("Howard Marks's fund is choosing a bond.", 'Should it buy? ')
+    ...     name = "John Neff Screen"
+    ...     question = CardQuestion("{investor}'s fund is applying the {framework}.", "Does {investor}'s {framework} pass it?")
+    >>> card_words(Stub(), "John Neff")  # type: ignore[arg-type]
+    ("John Neff's fund is applying the John Neff Screen.", "Does John Neff's Screen pass it? ")
     """
     words = card.question
     if words is None:
         return "", ""
-    opening = fill_question_text(words.setting, investor, framework)
-    ask = fill_question_text(words.ask, investor, framework)
+    short = own_title(investor, card.name)
+    opening = fill_question_text(words.setting, investor, card.name, short)
+    ask = fill_question_text(words.ask, investor, card.name, short)
     return opening, ask + " " if ask else ""
 
 
@@ -68,4 +73,4 @@ def question_opening(frame: Frame) -> str:
         return ""
     card = frame.cards[0].card
     investor = possessor(card.investor)
-    return card_words(card, investor, own_title(investor, card.name))[0]
+    return card_words(card, investor)[0]

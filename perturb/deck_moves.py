@@ -46,11 +46,11 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Collection, Mapping, Sequence
 
-from ipb.perturb.feasible import _hold_for, checks_without_pending, constraint_checks, feasible_intervals
+from ipb.perturb.feasible import _hold_for, aged_row, checks_without_pending, constraint_checks, feasible_intervals
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
-__all__ = ["move_tied", "move_tied_or_redraw", "untie", "follow", "deck_tied", "tied_rules", "TIE_REDRAWS"]
+__all__ = ["move_tied", "move_tied_or_redraw", "untie", "follow", "follower", "deck_tied", "tied_rules", "TIE_REDRAWS"]
 
 #: Draws of a metric input tried before its partners can follow it through the deck rules (stop 31).
 TIE_REDRAWS = 32
@@ -276,10 +276,83 @@ def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: 
             return None
         out = found
         moved.update(out)
-    for n in (name, *out):
-        if not _holds_for(frame, n)(moved):
-            return None
+    # the partners' own constraints were asked on these facts by :func:`_follow_by_rule` (its last check): only the
+    # moved input's are asked here (s61speed: a partner's were asked twice)
+    if not _holds_for(frame, name)(moved):
+        return None
     return out
+
+
+#: Rows of :func:`follower` (one rule's answers along one input's values, the rule's other inputs fixed)
+#: remembered per frame, twice over (:func:`~ipb.perturb.feasible.aged_row`; memory stays flat in N; a row holds at most
+#: a grid's values).
+FOLLOW_ROW_LIMIT = 1024
+
+
+def follower(frame: Frame, facts: Mapping[str, Any], name: str, base: Any
+             ) -> Callable[[Any], dict[str, Any] | None]:
+    """``at(value)``: :func:`follow` ``(frame, facts, name, value, base)``, for the many values of one line.
+
+    The tied flip search (:func:`~ipb.perturb.flip_search._find_tied_flip`) asks :func:`follow` at every value
+    it probes along ``name``, the other facts fixed. Most values break no tie rule, and :func:`follow` then
+    only asks the constraints that read ``name``; each such rule's answer along the line depends on the value
+    and on the few other inputs the rule reads. Here each rule (the tie rules reading ``name`` and the
+    constraints of ``name``) has a row of answers per value, remembered per frame by the rule, ``name`` and the
+    values of its other inputs (as the feasible-set probes' rows, :func:`~ipb.perturb.feasible._probe`): a
+    flip's anchors move one to three inputs of the run's base, so most rules read the same other values as a
+    line searched before. A value at which some tie rule is broken (its partners must move) goes through
+    :func:`follow` itself. The same answer as :func:`follow` at every value (each rule is a pure function of
+    the facts it reads; tests/perturb/test_perturb_follow_rows.py); a frame with derived inputs (whose rules
+    read recomputed values) or a rule that completes derived inputs uses :func:`follow` throughout (s61speed).
+
+    Parameters
+    ----------
+    facts:
+        The scenario before the move (engine values); not modified.
+    name, base:
+        The moved input and its value in ``facts``.
+
+    Returns
+    -------
+    callable
+        ``value -> partners`` (a dict, empty when none moves) or None, exactly as :func:`follow`.
+    """
+    checks = constraint_checks(frame, name)
+    if frame.derived or any(getattr(fn, "on_complete", None) is not None for fn, _ in checks):
+        return lambda value: follow(frame, facts, name, value, base)
+    reads = frame.memo.setdefault("follow_reads", {})
+
+    def rows_for(rules: Sequence[tuple[Callable[[Mapping[str, Any]], Any], frozenset[str]]]
+                 ) -> list[tuple[Callable[[Mapping[str, Any]], Any], dict[Any, bool]]]:
+        out = []
+        for fn, names in rules:
+            others = reads.get((fn, name))
+            if others is None:
+                others = reads[(fn, name)] = tuple(sorted(names - {name}))
+            out.append((fn, aged_row(frame.memo, "follow_rows", FOLLOW_ROW_LIMIT,
+                                     (fn, name, tuple(map(facts.get, others))))))
+        return out
+
+    tied = rows_for([(k.expr.fn, k.expr.names) for k in _tied_reading(frame, name)])
+    held = rows_for(checks)
+    env = dict(facts)
+
+    def at(value: Any) -> dict[str, Any] | None:
+        env[name] = value
+        for fn, row in tied:
+            broken = row.get(value)
+            if broken is None:
+                broken = row[value] = fn(env) is False
+            if broken:
+                return follow(frame, facts, name, value, base)
+        for fn, row in held:
+            broken = row.get(value)
+            if broken is None:
+                broken = row[value] = fn(env) is False
+            if broken:
+                return None
+        return {}
+    return at
 
 
 def _tied_reading(frame: Frame, name: str) -> tuple[Any, ...]:

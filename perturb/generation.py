@@ -50,8 +50,8 @@ than temporal displacement changes an input that describes the market or
 economy on that day (a regime input, a macro fact, or an input listed in
 ``market_state`` of ``frameworks/regimes.yaml``: spreads, sentiment,
 valuation percentiles...), the item is undated: its scenario has no
-``as_of`` and its question no decision date. Temporal displacement always
-dates an item, with the regime's facts.
+``as_of`` and its question no decision date, and its ``manifest.undated`` says
+why in words. Temporal displacement always dates an item, with the regime's facts.
 
 Reproducibility
 ---------------
@@ -411,7 +411,7 @@ class Generator:
         key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j, key=key,
-                          literals=literals, base_digest=self.base_digest, shared=True)
+                          literals=literals, base_digest=self.base_digest, shared=True, undated=undated)
         if self.frame.layer == "L7":
             verdicts = str(item["investment_verdict"])
         else:
@@ -424,9 +424,10 @@ class Generator:
         assert not isinstance(made, str), made
         scenario, steps = made
         recipe = self.job.recipes[r]
+        undated = self._undated_why(scenario) if scenario.as_of is None and self.base.as_of is not None else ""
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j,
-                          base_digest=self.base_digest, shared=True)
+                          base_digest=self.base_digest, shared=True, undated=undated)
         return dumps_item(item)
 
     def run(self, tasks: Sequence[tuple[int, int, int]], *, seen: Container[int] | None = None,

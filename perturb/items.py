@@ -302,6 +302,7 @@ def build_item(
     literals: Mapping[str, Any] | None = None,
     base_digest: str | None = None,
     shared: bool = False,
+    undated: str = "",
 ) -> dict[str, Any]:
     """The item for a perturbed scenario: gold by execution, question text, manifest.
 
@@ -320,6 +321,11 @@ def build_item(
         not copies; for a caller that only serialises the item and drops it
         (:meth:`ipb.perturb.generation.Generator.attempt`). The item's value
         is the same either way.
+    undated:
+        Why an item of a dated base keeps no date, in words ("macro_regime moved (it describes the day)"), recorded
+        as ``manifest.undated``; "" (no key) for a dated item or an undated base. s60 new user N12: a fifth to a
+        quarter of a dated base's items had no date and nothing in the item said why (docs/perturbation.md, "Dates
+        that fit the facts").
     """
     facts = dict(literals) if literals is not None else fact_literals(frame, scenario)
     key = key if key is not None else scenario_key(frame, scenario, facts)
@@ -380,6 +386,8 @@ def build_item(
     }
     if frame.deck_record is not None:  # the L8 base's own constraints travel with the item (perturb/deck.py)
         manifest["deck"] = frame.deck_record
+    if undated:
+        manifest["undated"] = undated
     question = render_question(frame, scenario)
     item: dict[str, Any] = {
         "version": ITEM_VERSION,

@@ -23,7 +23,6 @@ import errno
 import io
 import json
 import os
-import re
 import select
 import stat
 from dataclasses import dataclass, field
@@ -31,9 +30,10 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
 from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
-from ipb.engine.registry import CARD_COPIES, card_file_sha256
+from ipb.engine.registry import CARD_COPIES
 from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
+from ipb.perturb.verify_cards import ChangedCopies
 
 __all__ = ["JoinResult", "JoinedFile", "join_items"]
 
@@ -64,6 +64,9 @@ class JoinResult:
     #: per input, the card copies its kept items name that are not beside it (``ipb verify`` of the output then
     #: needs those cards installed, or the copies put in ``ipb-cards/`` beside the output)
     missing_cards: dict[str, list[str]] = field(default_factory=dict)
+    #: the warnings ``ipb verify`` gives for the card copies the kept items name that changed since the items were
+    #: made without changing what ``ipb verify`` checks (:meth:`ipb.perturb.verify_cards.ChangedCopies.warnings`)
+    card_warnings: list[str] = field(default_factory=list)
 
     @property
     def kept(self) -> int:
@@ -82,8 +85,9 @@ _ITEM_SHAPE: tuple[tuple[str, type | tuple[type, ...], str], ...] = (
     ("scenario", dict, "an object"), ("manifest", dict, "an object"))
 
 
-def _item_id(text: str, name: str, line: int) -> tuple[str, list[str], Any]:
-    """The id of the item on ``line`` of ``name``, the card sources its manifest names and its scenario.
+def _item_id(text: str, name: str, line: int) -> tuple[str, list[tuple[str, str, str]], Any]:
+    """The id of the item on ``line`` of ``name``, the cards its manifest names (card id, content hash, source; the
+    first two "" where missing) and its scenario.
 
     Raises
     ------
@@ -108,12 +112,13 @@ def _item_id(text: str, name: str, line: int) -> tuple[str, list[str], Any]:
         raise LoadError(f"line {line} (id {ident!r}) is not an item: it lacks {', '.join(wrong)}; an items file holds "
                         "one item (written by ipb perturb) a line", file=name, line=line, column=1, rule="item",
                         source_line=text[:200])
-    sources: list[str] = []
+    sources: list[tuple[str, str, str]] = []
     cards = record["manifest"].get("cards")
     for card in cards if isinstance(cards, list) else []:
         source = card.get("source") if isinstance(card, dict) else None
         if isinstance(source, str) and source:
-            sources.append(source)
+            card_id, sha = card.get("id"), card.get("content_hash")
+            sources.append((card_id if isinstance(card_id, str) else "", sha if isinstance(sha, str) else "", source))
     return ident, sources, record["scenario"]
 
 
@@ -152,9 +157,15 @@ class _PatientRaw(io.RawIOBase):
         super().close()
 
 
+#: The name that stands for standard input among the files to join (s60 new user N11), and how messages call it.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
 def _open_text(path: Path) -> TextIO:
-    """``path`` opened as UTF-8 text with its line ends kept; a FIFO, pipe or device through :class:`_PatientRaw`."""
-    fd = os.open(path, os.O_RDONLY)
+    """``path`` opened as UTF-8 text with its line ends kept; a FIFO, pipe or device through :class:`_PatientRaw`;
+    ``-`` (:data:`STDIN`) is standard input (a duplicate of descriptor 0, so closing it leaves ``sys.stdin``)."""
+    fd = os.dup(0) if str(path) == STDIN else os.open(path, os.O_RDONLY)
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
@@ -168,15 +179,18 @@ def _open_text(path: Path) -> TextIO:
     return io.TextIOWrapper(io.BufferedReader(_PatientRaw(fd)), encoding="utf-8", newline="")
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, text without its line end) of every non-blank line of ``path``.
+def _lines(path: Path, name: str | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text without its ``\n``) of every non-blank line of ``path``: a line ended by ``\r\n`` keeps
+    its ``\r``, so the joined file keeps it too (s60 new user N7: the docs say lines are kept byte for byte, and a
+    CRLF file lost every CR).
 
     Raises
     ------
     LoadError
-        The file cannot be read or is not UTF-8 text (a compressed file is named as such).
+        The file cannot be read or is not UTF-8 text (a compressed file is named as such); messages call it
+        ``name`` (default: the path).
     """
-    name = str(path)
+    name = name or str(path)
     try:
         handle = _open_text(path)
     except OSError as exc:
@@ -185,7 +199,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         number = 0
         try:
             for number, raw in enumerate(handle, 1):
-                text = raw.rstrip("\r\n")
+                text = raw.removesuffix("\n")
                 if text.strip():
                     yield number, text
         except UnicodeDecodeError:
@@ -209,7 +223,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     Parameters
     ----------
     paths:
-        Items files (JSON Lines written by ``ipb perturb``), read in this order; blank lines are skipped.
+        Items files (JSON Lines written by ``ipb perturb``), read in this order; blank lines are skipped. ``-`` is
+        standard input (once; messages call it ``<stdin>``; no card copies are beside it).
     out:
         The joined file.
     copy_cards:
@@ -229,8 +244,11 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         One file is given twice (also as ``./A``, a symlink or a hard link); an input holds no item (empty, blank
         lines only, an empty pipe: s60 new user N1 saw one among several joined with exit 0); an input cannot be
         read, is not UTF-8, has a line that is not an item (file and line named), or has a line
-        whose id an earlier line has with another scenario (both places named); a card copy, beside an input or
-        already beside ``out``, does not hash to its name (both paths named).
+        whose id an earlier line has with another scenario (both places named); a kept item fails ``ipb verify``'s
+        check against a card copy the release carries for it (already beside ``out``, else beside its input) that
+        changed since the items were made (s60 new user N6: its gold, a constraint or a range no longer agrees; a
+        copy that changed without that is a warning, :attr:`JoinResult.card_warnings`, the one ``ipb verify``
+        gives).
     WriteError
         ``ipb-cards`` beside ``out`` is not a folder.
 
@@ -247,18 +265,44 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     >>> r.kept, r.dropped, r.files[1].from_files
     (2, 1, {'...a.jsonl': 1})
     """
-    names = [str(p) for p in paths]
+    names = [STDIN_NAME if str(p) == STDIN else str(p) for p in paths]
     _refuse_given_twice(paths, names)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
-    sources: dict[str, dict[Path, str]] = {}
+    sources: dict[str, dict[Path | None, str]] = {}
+    target = Path(out)
+    out_folder = target.parent if str(target.parent) else Path(".")
+    changes = ChangedCopies()
+
+    def check_copies(cards: list[tuple[str, str, str]], folder: Path | None, name: str, number: int, text: str,
+                     ident: str, path: str | Path) -> None:
+        """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed."""
+        carried: dict[str, str] = {}
+        changed: list[str] = []
+        for card_id, sha, source in cards:
+            if not (card_id and sha and _safe_source(source)):
+                continue
+            copy = out_folder / source if (out_folder / source).is_file() or folder is None else folder / source
+            if not copy.is_file():
+                continue
+            carried[card_id] = str(copy)
+            if changes.changed(card_id, sha, copy):
+                changed.append(str(copy))
+        if not changed:
+            return
+        check = changes.check(number, text, carried, None if folder is None else path)
+        if check.status != "ok":
+            raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
+                            f"{', '.join(changed)}, which changed since the items were made (it does not hash to "
+                            f"the sha256 the item names): {'; '.join(check.problems[:3])}; put back the copy the run "
+                            "wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
 
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
             report = files[index]
-            folder = Path(path).parent
-            for number, text in _lines(Path(path)):
+            folder = None if str(path) == STDIN else Path(path).parent  # standard input has no copies beside it
+            for number, text in _lines(Path(path), names[index]):
                 ident, cards, scenario = _item_id(text, names[index], number)
                 shape = hashlib.sha256(json.dumps(scenario, sort_keys=True).encode("utf-8")).hexdigest()
                 earlier = seen_ids.get(ident)
@@ -280,9 +324,11 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 seen_ids[ident] = (index, number, shape)
                 seen_scenarios.setdefault(scenario_key(ident), index)
                 report.kept += 1
-                for source in cards:
+                for _, _, source in cards:
                     if _safe_source(source):
-                        sources.setdefault(source, {}).setdefault(folder / source, names[index])
+                        sources.setdefault(source, {}).setdefault(folder / source if folder else None, names[index])
+                if copy_cards:  # s60 new user N6: the rule ipb verify applies, not a refusal of every edit
+                    check_copies(cards, folder, names[index], number, text, ident, path)
                 yield text
             if not (report.kept or report.dropped_ids or report.dropped_scenarios):  # s60 new user N1
                 where = (f" (items file {index + 1} of {len(paths)}: a run that left an empty file would be missing "
@@ -290,16 +336,15 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 raise LoadError(f"no items in {names[index]}{where}: nothing to join, nothing written",
                                 file=names[index], rule="empty")
 
-    target = Path(out)
-    folder = target.parent if str(target.parent) else Path(".")
     result = JoinResult(files)
-    with new_folders([folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
+    with new_folders([out_folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
         stage.lines(target, kept_lines())
         if not result.kept:  # s59break B14 (every input holds an item by now; this guards an empty path list)
             raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
                             file=names[0] if names else None, rule="empty")
         if copy_cards:
-            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, folder)
+            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder)
+    result.card_warnings = changes.warnings()
     return result
 
 
@@ -314,32 +359,30 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
     """
     seen: dict[tuple[int, int], int] = {}
     for index, path in enumerate(paths):
-        try:
-            info = os.stat(path)
+        try:  # "-" is standard input: given twice, or beside /dev/stdin, it is one stream read twice (s60 N11)
+            info = os.fstat(0) if str(path) == STDIN else os.stat(path)
         except OSError:  # a missing or unreadable file is reported when it is read
             continue
         key = (info.st_dev, info.st_ino)
         if key in seen:
             first = seen[key]
+            once = " (standard input can be read once)" if STDIN_NAME in (names[index], names[first]) else ""
             raise LoadError(f"{names[index]} (items file {index + 1}) is {names[first]} (items file {first + 1}) "
-                            "given twice: name each file once; nothing written", file=names[index], rule="file")
+                            f"given twice{once}: name each file once; nothing written", file=names[index], rule="file")
         seen[key] = index
 
 
-def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
+def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]],
                  folder: Path) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
     yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
     are not at the destination already (s60 new user N5: a pipe input was warned about a copy another input gave).
 
-    Every copy named ``<sha256>.yaml`` is checked against that hash, beside its input and at the destination, before
-    anything is staged (s59 B3: a stale or edited copy was kept or copied silently). The hash is the one ``ipb
-    verify`` checks, :func:`ipb.engine.registry.card_file_sha256`: a copy whose line endings became CRLF passes.
+    The copies are copied byte for byte; whether one changed since its items were made was judged line by line
+    before (:func:`join_items`, by ``ipb verify``'s rule: s59 B3's stale copy that changes a gold is refused there).
 
     Raises
     ------
-    LoadError
-        A copy's content does not hash to its name.
     WriteError
         ``folder / "ipb-cards"`` is there but not a folder.
     """
@@ -348,18 +391,12 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
     plan: list[tuple[Path, Path]] = []
     for source, origins in sorted(sources.items()):
         target = folder / source
-        stem = Path(source).stem
-        expected = stem if _HASH_NAME.fullmatch(stem) else None
         found = None
         lacking: list[str] = []
         for origin, name in origins.items():
-            if not origin.is_file():
+            if origin is None or not origin.is_file():  # None: standard input, with no copies beside it
                 lacking.append(name)
                 continue
-            if expected is not None and card_file_sha256(origin) != expected:
-                raise LoadError(f"the card copy {origin} (named by items of {name}) does not hash to its name "
-                                f"{expected}: it was edited or is stale; put back the copy the run wrote",
-                                file=str(origin), rule="card-copy")
             found = found or origin
         if target.exists() and not target.is_file():
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
@@ -368,10 +405,6 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
             for name in lacking:
                 missing.setdefault(name, []).append(source)
         if target.is_file():
-            if expected is not None and card_file_sha256(target) != expected:
-                raise LoadError(f"the card copy already at {target} does not hash to its name {expected} (the "
-                                f"items' copy is {found or next(iter(origins))}): remove or replace it, then join "
-                                "again", file=str(target), rule="card-copy")
             continue
         if found is not None and not _same_folder(found.parent, target.parent):
             plan.append((found, target))
@@ -390,9 +423,6 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path, str]],
             stage.text(side_target, _read_exact(sidecar))
             copied.append(str(side_target.relative_to(folder)))
     return copied, missing
-
-
-_HASH_NAME = re.compile(r"[0-9a-f]{64}")
 
 
 def _read_exact(path: Path) -> str:

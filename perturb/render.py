@@ -832,7 +832,7 @@ def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tup
         card = frame.cards[0].card
         investor = possessor(card.investor)
         framework = own_title(investor, card.name)
-        opening, ask = card_words(card, investor, framework)
+        opening, ask = card_words(card, investor)
         context = {"investor": investor, "framework": framework, "outcomes": _outcomes(frame), "ask": ask,
                    "opening": opening}
     else:

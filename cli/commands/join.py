@@ -4,8 +4,9 @@
 
 The files are read in the order given; a line whose item id, or whose scenario (the 16 hex digits ending the id),
 an earlier kept line has is dropped, the first kept (docs/perturbation.md, "Publishing"). Exit status: 0 on
-success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, a card copy that does
-not hash to its name, an input holding no item (even among several) or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
+success, 1 on an unreadable file, a line that is not an item, one id with two scenarios, an item that fails
+``ipb verify``'s check against a card copy that changed since it was made (a copy that changed without that is
+the warning ``ipb verify`` gives), an input holding no item (even among several) or one file given twice (nothing is written then), 128 + n when stopped by signal n (one line says so).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ipb.perturb._progress import duration
 
 @app.command()
 def join(
-    items: list[Path] = typer.Argument(..., help="Items files (JSON Lines written by ipb perturb), in the order to keep them."),
+    items: list[Path] = typer.Argument(..., help="Items files (JSON Lines written by ipb perturb), in the order to keep them; - is standard input (once)."),
     out: Path = typer.Option(..., "--out", "-o", help="The joined items file, written atomically (no file on an error)."),
     no_cards: bool = typer.Option(False, "--no-cards", help="Do not copy the kept items' card copies (ipb-cards/ beside each input) to ipb-cards/ beside OUT."),
 ) -> None:
@@ -31,7 +32,7 @@ def join(
 
     Several runs of one card from several bases can make one scenario under two
     ids; ``ipb verify`` reports the second as a duplicate. The joined file keeps
-    every other line byte for byte, in the order given, and says per file how
+    every other line byte for byte (a CRLF line keeps its CR), in the order given, and says per file how
     many lines were dropped and which earlier file held each one's first. The
     card copies the kept items name are copied beside OUT, so that ``ipb verify
     OUT`` finds them where the cards are not installed.
@@ -76,6 +77,8 @@ def join(
             firsts = ", ".join(f"{n:,} first in {name}" for name, n in part.from_files.items())
             line += f", dropped {part.dropped:,} ({'; '.join(why)}: {firsts})"
         err.print(line, markup=False)
+    for text in result.card_warnings:  # the warning ipb verify gives for the same copy (s60 new user N6)
+        err.print(text, markup=False)
     for name, missing in result.missing_cards.items():
         err.print(f"warning: {name}: {len(missing)} card copy(ies) its kept items name are not beside it "
                   f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): ipb verify {out} will need "

@@ -74,7 +74,8 @@ def test_join_still_reads_a_fifo_and_a_file_line_for_line(tmp_path):
     feeder.start()
     from_fifo = list(join_module._lines(fifo))
     feeder.join(10)
-    assert from_fifo == list(join_module._lines(plain)) == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
+    # s61nfix (N7): a line keeps its "\r" (the joined file keeps the input's line ends); only the "\n" goes
+    assert from_fifo == list(join_module._lines(plain)) == [(1, "a"), (2, "b\r"), (3, "c\r"), (4, "d")]
     from ipb.errors import LoadError
 
     with pytest.raises(LoadError, match="cannot read .*: Is a directory"):

@@ -76,12 +76,14 @@ def test_join_accepts_a_copy_that_verify_accepts(tmp_path, spelling):
 
 
 def test_join_still_refuses_a_copy_whose_text_changed(tmp_path):
+    # s61nfix (N6): join now applies ipb verify's rule to a changed copy, so the edit must change a gold to be
+    # refused; 16x kept every gold of the three items (P/E 33x, 10x, 10x), 5x turns the 10x, 30% item's BUY into PASS.
     items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
     copy = items.parent / "ipb-cards" / f"{LINES_SHA}.yaml"
-    copy.write_bytes(CARD.replace("pe_ratio <= 15x", "pe_ratio <= 16x").replace("\n", "\r\n").encode("utf-8"))
+    copy.write_bytes(CARD.replace("pe_ratio <= 15x", "pe_ratio <= 5x").replace("\n", "\r\n").encode("utf-8"))
     out = tmp_path / "release" / "items.jsonl"
     result = runner.invoke(app, ["join", str(items), "--out", str(out)])
     assert result.exit_code == 1
-    assert f"the card copy {copy} (named by items of {items}) does not hash to its name {LINES_SHA}" in " ".join(
+    assert f"fails ipb verify against the card copy {copy}, which changed since the items were made" in " ".join(
         result.output.split())
     assert not out.exists()

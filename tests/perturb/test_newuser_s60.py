@@ -135,7 +135,9 @@ def test_check_refuses_a_control_or_bidi_character_in_the_question(tmp_path, fie
         load_card_text(path.read_text(encoding="utf-8"), str(path))
     found = [e for e in err.value.errors if e.rule == "question-character"]
     assert len(found) == 1, [str(e) for e in err.value.errors]
-    assert found[0].line == SETTING_LINE + (field == "ask") and found[0].column == 12 - (field == "ask") * 4
+    # s61nfix (N10): the caret stands under the character (the text opens at column 13, 9 for ask, and only plain
+    # characters come before it), no longer under the opening quote (column 12, 8 for ask)
+    assert found[0].line == SETTING_LINE + (field == "ask") and found[0].column == 12 + at - (field == "ask") * 4
     assert f"question.{field} holds {code}" in str(found[0]) and f"at character {at}:" in str(found[0])
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 1 and f"{path}:{SETTING_LINE + (field == 'ask')}:" in result.output

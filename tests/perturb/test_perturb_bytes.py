@@ -525,6 +525,13 @@ Re-pinned in s60setting (s58user F-C15): marks_distressed_debt gained the constr
 again only ``conditions.B.knowledge_sha256`` of marks-defaults and l8-three-investors differs (field by field against
 the previous commit's files). The pins move 3b85dcb5 -> 52cb8c55, d866ed61 -> 00ff7462, and under fill
 8acbaf82 -> 82569b0c; buffett-bench-recipes is unchanged.
+Re-pinned in s61nfix (s60 new user N12): an item of a dated base that keeps no date records why in
+``manifest.undated`` ("macro_regime moved (it describes the day)"). Each of the six files (the three runs, the two
+under fill and the ``--no-near-duplicates`` one), made on the base commit and on s61nfix, is equal field by field once
+that key is taken out, and every line without it is byte for byte the same (/tmp/s61pin/cmp.py): 53 of 240 lines of
+buffett-bench-recipes gained it, 149 of 150 of marks-defaults, 59 of 90 of l8-three-investors, 52 and 149 under fill.
+The pins move d8da9b71 -> 3bc8e769, 52cb8c55 -> 22d5010f, 00ff7462 -> 68691a6a, and under fill (and
+``--no-near-duplicates``) f02b555a -> 4dec4779, 82569b0c -> 5285d88a.
 Re-pinned in s61review (issue 18 bar line 2): the fixture l8_three_investors.yaml gains the deck rule
 recession_means_wide_spreads_and_no_optimism (the review read a recession beside a 3.1% spread, an optimistic mood
 and loose capital), and dalio_bubble_detection_gauge gains
@@ -534,6 +541,9 @@ IPB-L8-THREE-72dc4d6c38077153, is an isolate item with a recession at a 3.1% spr
 rule's kind), and one other item is drawn in its place. Every kept item differs only in ``manifest`` (the deck
 record and the Dalio card's hash) and ``conditions`` (the card hash in C, Ray Dalio's knowledge hash in B)
 (/tmp/s61review/pin.py). The other runs and the fill pins are unchanged.
+Merged with main after s61nfix (both re-pins above): the merged tree's l8-three-investors file equals s61review's
+e2e18597 file field by field once s61nfix's ``manifest.undated`` is taken out (90 of 90 lines; 59 gained the key),
+so the pin is 68691a6a/e2e18597 -> f6c201ac.
 """
 
 from __future__ import annotations
@@ -552,11 +562,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "d8da9b719a3e782f6f01d88fc0b21d2a0a29c20187266cfdb03ed5a127b9ad44"),
+                              "3bc8e7693bbb56f8609416a4fab4002d4e3aa01f4c009d9bd7e8861bc39df3da"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "52cb8c552f8259d85da12565bad4d474f4afb4212af132f814efd1a699451b93"),
+                       "22d5010f2e9d850facf5ea8462bbc0a8c08d2c89d581229b04bc684134d5fd73"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "e2e18597d664ef8f51ead5165242ca40a3972dcde73559a033e6284453190a5a"),
+                           7, "", 90, "f6c201ac002c77bfdc132a7d317c55100ac6e0a0aa592598ef0d21a775c28697"),
 }
 
 
@@ -583,8 +593,8 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "f02b555a75ee28938b106cf95408a78fe38ab3f28b1bb8fc1ffd6d4b054e31f0"),
-                         ("marks-defaults", "82569b0c64ec6a9cc9acc46612c5a1b75513da86799d34709b2b752fb917f7bf")):
+    for name, digest in (("buffett-bench-recipes", "4dec47798fbd3072503213fce7919f9e381145189fe91bf96736258e05be18ea"),
+                         ("marks-defaults", "5285d88ab49c90968a685e634338462a0cef7b4eca08510e3df90ae7ee6c8ed3")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)
@@ -597,4 +607,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "f02b555a75ee28938b106cf95408a78fe38ab3f28b1bb8fc1ffd6d4b054e31f0"
+        "4dec47798fbd3072503213fce7919f9e381145189fe91bf96736258e05be18ea"

@@ -92,8 +92,10 @@ def test_slots_are_filled_with_the_investor_and_the_framework(tmp_path):
              '  ask: "What does the {framework} say?"\n')
     frame = build_frame([str(_marks_without(tmp_path, block))])
     question = render_question(frame, base_from_facts(frame, FACTS))
-    assert question.startswith("Howard Marks's desk is applying the Distressed Debt Investment Framework.\n")
-    assert "What does the Distressed Debt Investment Framework say? Apply Howard Marks's" in question
+    # s61nfix (N9): {framework} is the card's name as written ("Marks Distressed Debt Investment Framework"), shortened
+    # only right after "{investor}'s" (test_setting_s61); it was shortened everywhere, "John Neff Screen" to "Screen"
+    assert question.startswith("Howard Marks's desk is applying the Marks Distressed Debt Investment Framework.\n")
+    assert "What does the Marks Distressed Debt Investment Framework say? Apply Howard Marks's" in question
 
 
 def test_l8_questions_keep_no_card_setting():
