@@ -53,6 +53,8 @@ __all__ = [
     "load_investors_text",
     "schools",
     "get_investor",
+    "find_investor",
+    "fold_name",
     "investor_for_card",
     "cluster_of",
     "surface_similar",
@@ -483,6 +485,28 @@ def _from_doc(doc: YamlDoc, known_schools: Mapping[str, School] | None = None) -
 # --------------------------------------------------------------------------- lookups
 
 
+def fold_name(name: str) -> str:
+    """An investor name as lookups compare it: case folded, each run of whitespace one space.
+
+    >>> fold_name("  Warren   BUFFETT ")
+    'warren buffett'
+    """
+    return " ".join(name.casefold().split())
+
+
+def find_investor(key: str, investors: Mapping[str, Investor]) -> Investor | None:
+    """The investor of ``investors`` (id -> entry) whose id is ``key``, else the first whose name or an alias is
+    ``key`` (:func:`fold_name` on both), else None: the one lookup of :func:`get_investor` and of condition B's
+    knowledge base (:meth:`ipb.respond.knowledge.KnowledgeBase.canonical`)."""
+    if key in investors:
+        return investors[key]
+    folded = fold_name(key)
+    for investor in investors.values():
+        if any(fold_name(n) == folded for n in investor.names()):
+            return investor
+    return None
+
+
 def get_investor(key: str, path: str | Path | None = None) -> Investor:
     """An investor by id, name or alias (case-insensitive for names).
 
@@ -492,12 +516,9 @@ def get_investor(key: str, path: str | Path | None = None) -> Investor:
         No investor has that id, name or alias (with a "did you mean").
     """
     investors = load_investors(path)
-    if key in investors:
-        return investors[key]
-    folded = " ".join(key.casefold().split())
-    for investor in investors.values():
-        if any(" ".join(n.casefold().split()) == folded for n in investor.names()):
-            return investor
+    found = find_investor(key, investors)
+    if found is not None:
+        return found
     choices = list(investors) + [n for i in investors.values() for n in i.names()]
     raise UnknownInvestorError(f"no investor {key!r} in the registry", rule="investor", name=key,
                                suggestion=did_you_mean(key, choices))

@@ -10,7 +10,7 @@ An item counts as made when it is written or put off to be written last (a near 
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 __all__ = ["RunProgress", "EVERY_S", "duration"]
 
@@ -74,6 +74,12 @@ class RunProgress:
         self.balance = False
         #: when the items began to come (the end of a balance pool): the time-left estimate counts from here
         self._phase_start: float | None = None
+
+    def counted(self, run: Any) -> Iterator[str]:
+        """The item lines of ``run`` (a :class:`ipb.perturb.generation.GenerationRun`), counted as they pass
+        (:meth:`wrap`) together with the items its spool puts off to be written last."""
+        self.put_off = run.spool.__len__
+        return self.wrap(run.lines())
 
     def wrap(self, lines: Iterable[str]) -> Iterator[str]:
         """``lines`` unchanged, counted as they pass.

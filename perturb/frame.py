@@ -148,6 +148,25 @@ class Frame:
                                                      if k.derive is not None)
         return found  # type: ignore[no-any-return]
 
+    def derived_closure(self, names: Iterable[str], *, every: bool) -> frozenset[str]:
+        """``names`` and the derived inputs that follow from them through ``derive:`` constraints, to a fixed point (in
+        an L8 frame one card's derived input may be another's plain input that it derives from, in either order).
+        ``every``: one joins once every input of its card that its ``value`` reads is in the set (what a scenario
+        stating ``names`` states); else once its ``value`` reads any of them (what moving ``names`` may move).
+
+        >>> f = build_frame(["dalio_debt_supercycle_navigation"])  # yield_curve_slope = long_bond_yield - policy_rate
+        >>> sorted(f.derived_closure(["long_bond_yield"], every=False)), sorted(f.derived_closure(["long_bond_yield"], every=True))
+        (['long_bond_yield', 'yield_curve_slope'], ['long_bond_yield'])
+        """
+        rules = self.memo.get("derive_reads")
+        if rules is None:  # (derived input, the inputs of its card its value reads): read once per frame
+            rules = self.memo["derive_reads"] = tuple((k.derive, k.expr.names & self._card_inputs[i]) for i, c in
+                                                      enumerate(self.cards) for k in c.card.constraints if k.derive)
+        found = set(names)
+        while more := {t for t, reads in rules if t not in found and (reads <= found if every else reads & found)}:
+            found |= more
+        return frozenset(found)
+
     @property
     def relevant(self) -> tuple[str, ...]:
         """The card-relevant inputs, in input order: those some gate, computed value or constraint of

@@ -85,16 +85,7 @@ def _follows(frame: Frame, name: str) -> tuple[str, ...]:
     memo = frame.memo.setdefault("follows", {})
     found = memo.get(name)
     if found is None:
-        moved = {name}
-        grew = True
-        while grew:
-            grew = False
-            for c in frame.cards:
-                for k in c.card.constraints:
-                    if k.derive is not None and k.derive not in moved and k.expr.names & moved:
-                        moved.add(k.derive)
-                        grew = True
-        found = memo[name] = tuple(sorted(moved - {name}))
+        found = memo[name] = tuple(sorted(frame.derived_closure((name,), every=False) - {name}))
     return found  # type: ignore[no-any-return]
 
 

@@ -516,20 +516,20 @@ def write_items(
     generator: Generator | None = None,
     runner: Any = None,
     stage: Any = None,
+    progress: Any = None,
 ) -> Generation:
     """Make ``n`` items for ``job`` and write them to ``path`` as they are made, atomically.
 
-    Memory stays flat in ``n`` (without ``balance``): each line is written
-    when it is chosen and only a 64-bit key per distinct scenario is kept.
-    On any error, a shortfall included, no file is left and an old one is
-    untouched. The returned report has empty ``lines``. Parameters and
-    errors as :func:`generate`, plus ``OSError`` when ``path`` cannot be
-    written. With ``stage`` (an :class:`ipb._files.Staging`) the file is only staged, and put in place by its
-    ``commit`` together with the run's other outputs (``ipb perturb``'s ``--report``).
+    Memory stays flat in ``n`` (without ``balance``): each line is written when it is chosen and only a 64-bit key
+    per distinct scenario is kept. On any error, a shortfall included, no file is left and an old one is untouched.
+    The returned report has empty ``lines``. Parameters and errors as :func:`generate`, plus ``OSError`` when ``path``
+    cannot be written. With ``stage`` (an :class:`ipb._files.Staging`) the file is only staged, and put in place by
+    its ``commit`` with the run's other outputs (``--report``); ``progress`` (a ``RunProgress``) counts the lines.
     """
     run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator,
                         runner=runner)
-    (write_lines_atomic if stage is None else stage.lines)(path, run.lines())
+    lines = run.lines() if progress is None else progress.counted(run)
+    (write_lines_atomic if stage is None else stage.lines)(path, lines)
     assert run.result is not None
     return run.result
 

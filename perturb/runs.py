@@ -507,13 +507,9 @@ def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -
 
 def _stated(frame: Frame, facts: Any) -> set[str]:
     """The inputs ``facts`` states, with each input a ``derive:`` constraint computes from stated inputs only (s59break
-    B11: ``holding_years`` derived from a stated ``holding_months`` is stated in every item)."""
-    stated = set(facts)
-    for compiled in frame.cards:
-        for rule in compiled.card.constraints:
-            if rule.derive and all(m in stated for m in rule.expr.names if m in compiled.card.inputs):
-                stated.add(rule.derive)
-    return stated
+    B11: ``holding_years`` derived from a stated ``holding_months`` is stated in every item), to a fixed point
+    (:meth:`Frame.derived_closure`: one derived from another in an L8 frame, whatever the cards' order)."""
+    return set(frame.derived_closure(facts, every=True))
 
 
 def near_mode(job: Any, balance: bool, default: str) -> str | None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -68,6 +68,7 @@ import numpy as np
 
 from ipb.engine.card import Card, Gate, Source
 from ipb.engine.execute import format_value
+from ipb.engine.investors import find_investor, fold_name
 from ipb.engine.registry import bundled_card_paths, compiled_card
 from ipb.errors import IpbError, RespondError, ScoreError, did_you_mean
 from ipb.perturb._knowledge import KNOWLEDGE_VERSION  # the renderings' version, hashed into items (re-exported)
@@ -478,11 +479,15 @@ class KnowledgeBase:
     aliases : mapping
         Investor name -> every name and alias it goes by (for finding the
         investors a question names).
+    registry : mapping
+        Registry id -> :class:`ipb.engine.investors.Investor` (:meth:`canonical` finds an investor as
+        :func:`ipb.engine.investors.get_investor` does).
     """
 
     cards: tuple[KnowledgeCard, ...]
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
+    registry: Mapping[str, Any] = field(default_factory=dict)
     _vectors: list[tuple[Encoder, Any]] = field(default_factory=list, repr=False)
     _index: tuple[list[Counter[str]], list[int], Counter[str]] | None = field(default=None, repr=False)
 
@@ -497,14 +502,14 @@ class KnowledgeBase:
         units: list[KnowledgeCard] = []
         for card in cards:
             units.extend(framework_cards(card))
-        aliases: dict[str, tuple[str, ...]] = {}
-        if investors:
-            units.extend(investor_cards(investors))
-            for inv in investors.values():
-                aliases[inv.name] = tuple(inv.names())
+        registry = dict(investors or {})
+        aliases: dict[str, tuple[str, ...]] = {inv.name: tuple(inv.names()) for inv in registry.values()}
+        units.extend(investor_cards(registry))
+        # a card may name its investor by id or alias, as ipb check allows: its cards go under the registry's name
+        units = [replace(u, investor=found.name) if (found := find_investor(u.investor, registry)) else u for u in units]
         for unit in units:
             aliases.setdefault(unit.investor, (unit.investor,))
-        return cls(tuple(units), aliases)
+        return cls(tuple(units), aliases, registry=registry)
 
     def investors(self) -> list[str]:
         """Every investor name with at least one knowledge card, in first-seen order."""
@@ -516,10 +521,15 @@ class KnowledgeBase:
         return [c for c in self.cards if c.investor == canonical]
 
     def canonical(self, name: str) -> str | None:
-        """The investor name ``name`` refers to (a name or an alias), or None."""
-        folded = normalize(name)
+        """The investor name ``name`` refers to, or None: a registry id, name or alias found as
+        :func:`ipb.engine.investors.get_investor` finds it (:func:`~ipb.engine.investors.find_investor`), else the
+        investor of a card outside the registry, named as the card names it (case and runs of spaces aside)."""
+        found = find_investor(name, self.registry)
+        if found is not None:
+            return str(found.name)
+        folded = fold_name(name)
         for canonical, names in self.aliases.items():
-            if any(normalize(n) == folded for n in names):
+            if any(fold_name(n) == folded for n in names):
                 return canonical
         return None
 

@@ -41,7 +41,7 @@ from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
 from ipb.perturb._progress import RunProgress
-from ipb.perturb.generation import DEFAULT_NEAR, MAX_ITEMS, GenerationRun, Job, count_above_cap, parse_mix, parse_recipes
+from ipb.perturb.generation import DEFAULT_NEAR, MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes, write_items
 from ipb.perturb.runs import near_mode
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.operators import get_operator, operator_names
@@ -166,12 +166,9 @@ def _generate(job: Job, n: int, out_path: Path, paths: list[str], report: Option
             result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
                                           address=ray_address, stage=_CountedStage(stage, out_path, counter))
             store = runner.store
-        else:  # ipb.perturb.generation.write_items, with the lines counted on their way to the file
-            run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short)
-            counter.put_off = run.spool.__len__
-            stage.lines(out_path, counter.wrap(run.lines()))
-            assert run.result is not None
-            result = run.result
+        else:  # the lines counted on their way to the file
+            result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short,
+                                 stage=stage, progress=counter)
         failed = result.strict_mix_error() if strict_mix else None
         if failed:
             raise PerturbError(failed, rule="mix")

@@ -31,9 +31,13 @@ __all__ = ["APPROVAL_KEY", "MAX_HEADER_CHARS", "question_polarity"]
 
 #: A header longer than this is prose, not a column's question.
 MAX_HEADER_CHARS = 60
+#: Approving words that also make a JSON / YAML key a verdict (:data:`APPROVAL_KEY`); a subset of
+#: :data:`_APPROVAL_WORDS`, which is built from it so the two lists cannot drift apart.
+_APPROVAL_KEY_WORDS = r"favou?rable|acceptable|adequate|sufficient|fits?|intact|compliant|permitted|allowed"
 #: Words that name the approving state a criterion is checked for ("favourable", "OK", "fits", "within the limit").
-_APPROVAL_WORDS = (r"favou?rable|acceptable|adequate|sufficient|ok|okay|fine|sound|healthy|fits?|fitting|intact|holds?|"
-                   r"compliant|permitted|allowed|confirms?|confirmed|achieved|within(?: (?:the )?(?:limit|bar|range|band|cap|rule)s?)?|"
+#: Only ever matched whole (``fullmatch``), so the order of the alternatives does not change what matches.
+_APPROVAL_WORDS = (_APPROVAL_KEY_WORDS + r"|ok|okay|fine|sound|healthy|fitting|holds?|"
+                   r"confirms?|confirmed|achieved|within(?: (?:the )?(?:limit|bar|range|band|cap|rule)s?)?|"
                    r"in (?:range|line|band)|good enough")
 #: Words that name the failing state ("sell signal", "trigger fired", "broken", "red flag").
 _FAILURE_WORDS = (r"sell(?: signal| trigger| flag)?|exit(?: signal)?|broken|broke|(?:trigger|signal|alarm|alert)(?: fired| hit| tripped)?|"
@@ -44,7 +48,7 @@ _APPROVING = re.compile(r"(?:[a-z0-9]+ ){0,2}(?:" + _APPROVAL_WORDS + r")(?: [a-
 _FAILING = re.compile(r"(?:[a-z0-9]+ ){0,2}(?:" + _FAILURE_WORDS + r")(?: [a-z0-9]+){0,2}")
 #: A JSON / YAML key whose yes / no value is a verdict because it names the approving state
 #: ("favourable", "posture_fits", "permitted_by_policy", "story_intact"); its words are joined by underscores.
-APPROVAL_KEY = re.compile(r"(?<![a-z])(?:favou?rable|acceptable|adequate|sufficient|fits?|intact|compliant|permitted|allowed)(?![a-z])")
+APPROVAL_KEY = re.compile(r"(?<![a-z])(?:" + _APPROVAL_KEY_WORDS + r")(?![a-z])")
 
 
 def question_polarity(header: str) -> str | None:

@@ -10,3 +10,13 @@ def lint_card_head(card_id: str, name: str) -> str:
     return (f"id: {card_id}\ninvestor: Test Investor\nname: {name}\ntopology_type: linear_sequential\n"
             "gate_logic: conjunction\ntopology_rationale: one test\ndecisive_default: true\n"
             "vintage: {{start: 2000}}\nsources: [{{tier: 1, document: Notes, year: 2000}}]\n")
+
+
+def screener_card_head(card_id: str, name: str, rationale: str, *, outcomes: bool = True) -> str:
+    """The head of the new-user screener cards of s58-s60 (investor "Test Screener", a linear conjunction, decisive by
+    default, valid from 1970, one source), up to ``inputs:``; with ``outcomes`` its last line is
+    ``outcomes: {pass: BUY, fail: PASS}``. Plain text (no doubled braces): 10 lines, 11 with ``outcomes``."""
+    return (f"id: {card_id}\ninvestor: Test Screener\nname: {name}\ntopology_type: linear_sequential\n"
+            f"gate_logic: conjunction\ndecisive_default: true\ntopology_rationale: {rationale}\n"
+            "vintage: {start: 1970, end: null}\nsources:\n  - {tier: 1, document: \"A test card\", year: 1970}\n"
+            + ("outcomes: {pass: BUY, fail: PASS}\n" if outcomes else ""))

@@ -18,21 +18,13 @@ from ipb.cli import app
 from ipb.engine._range_lints import ranges_missing
 from ipb.engine.card import load_card_text
 from ipb.perturb._size_lint import market_by_name_warnings
+from tests.engine.card_support import screener_card_head
 
 runner = CliRunner()
 
 # line numbers, counted by hand: 'inputs:' is line 11, so pe_ratio is 12, ..., analyst_sentiment 17
-CARD = """\
-id: s59b_lint_screen
-investor: Test Screener
-name: Lint screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener checks the price, growth, liquidity and the analysts.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
+CARD = screener_card_head("s59b_lint_screen", "Lint screen",
+                          "The screener checks the price, growth, liquidity and the analysts.", outcomes=False) + """\
 inputs:
   pe_ratio: {type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}
   eps_growth_5y: {type: ratio, description: five-year growth of earnings per share}

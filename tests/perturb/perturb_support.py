@@ -13,6 +13,7 @@ from ipb.errors import IpbError
 from ipb.engine.scenario import convert_fact
 from ipb.perturb import Job, generate
 from ipb.perturb.frame import Frame, PScenario, build_frame, load_base
+from tests.engine.card_support import screener_card_head
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -130,3 +131,64 @@ def anachronisms_of(card_id: str, facts: dict, when) -> list[str]:
 
     frame = build_frame([compiled_card(card_id)])
     return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card_id, facts), when)
+
+
+def price_leverage_screen(card_id: str, name: str, question: str = "") -> str:
+    """A two-gate card of the tests' own (s59b's join card; s60's question card adds ``question``, YAML lines put
+    after ``outcomes:``): price (``pe_ratio <= 15x``, kill ``dear``), then leverage (``debt_to_equity <= 60%``, kill
+    ``levered``); outcomes BUY / PASS. LF line ends, a final newline."""
+    return screener_card_head(card_id, name, "The screener checks the price, then leverage.") + question + """\
+inputs:
+  pe_ratio: {type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}
+  debt_to_equity: {type: ratio, description: long-term debt over equity, range: [0%, 200%], step: 5%}
+gates:
+  - id: price
+    name: Price
+    proceed: pe_ratio <= 15x
+    kill_criterion: dear
+    required_elements: [P/E]
+  - id: leverage
+    name: Leverage
+    proceed: debt_to_equity <= 60%
+    kill_criterion: levered
+    required_elements: [debt to equity]
+"""
+
+
+#: A one-investor registry: John Neff, listing one card (tests/perturb/cards/neff_new_user.yaml).
+NEFF_REGISTRY = """\
+version: 1
+investors:
+  neff:
+    name: John Neff
+    kind: practitioner
+    organisation: Windsor Fund
+    school: deep_value
+    distinctive_phrases: [total return ratio, low price-earnings]
+    phrases_source: author
+    active: {start: 1964, end: "1995-12-31"}
+    career_boundaries:
+      - date: 1964
+        event: windsor_manager
+        description: Took over the Windsor Fund.
+        corpus_filter: none
+    cards: [neff_total_return_screen]
+"""
+
+
+def registry_in_use(tmp_path: Path, monkeypatch, text: str):
+    """A fixture's body: ``text`` written to a new ``tmp_path/investors.yaml`` and made the investor registry (cards
+    found in tests/perturb/cards/), yielding its path; the bundled registry is back afterwards.
+
+    Each test gets its own new file (``tmp_path``), never one rewritten in place: a registry read is remembered by
+    its path and modification time, so a shared file rewritten within the clock's resolution could be read stale.
+    """
+    from ipb.engine.investors import INVESTORS_ENV, use_investors
+
+    monkeypatch.delenv(INVESTORS_ENV, raising=False)
+    registry = tmp_path / "investors.yaml"
+    registry.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("IPB_CARDS", str(CARDS))
+    use_investors(registry)
+    yield registry
+    use_investors()

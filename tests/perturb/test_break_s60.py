@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ipb.perturb import join as join_module
+from tests.engine.card_support import screener_card_head
 from tests.perturb.test_break_s59 import _item
 
 
@@ -209,18 +210,7 @@ def test_join_refuses_one_file_given_twice(tmp_path, monkeypatch):
     assert code == 0 and "kept 1" in text
 
 
-ROUNDED_CARD = """\
-id: s60_cover_screen
-investor: Test Screener
-name: Cover screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: One test.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
-outcomes: {pass: BUY, fail: PASS}
+ROUNDED_CARD = screener_card_head("s60_cover_screen", "Cover screen", "One test.") + """\
 inputs:
   assets: {type: money, description: current assets, range: [$1B, $5B], step: $10M}
   debts: {type: money, description: current liabilities, range: [$1B, $2B], step: $10M}

@@ -21,44 +21,21 @@ from pathlib import Path
 
 import pytest
 
-from ipb.engine.investors import INVESTORS_ENV, use_investors
+from ipb.engine.investors import use_investors
 from ipb.perturb import Job, generate, verify_items, write_lines
 from ipb.respond import RespondConfig, load_items, prepare_requests
 from ipb.respond.knowledge import KnowledgeBase
-from perturb_support import CARDS, FIXTURES
+from perturb_support import CARDS, FIXTURES, NEFF_REGISTRY, registry_in_use
 
 NEFF = CARDS / "neff_new_user.yaml"
 NEFF_BASE = FIXTURES / "neff_new_user_base.yaml"
 
-REGISTRY = """\
-version: 1
-investors:
-  neff:
-    name: John Neff
-    kind: practitioner
-    organisation: Windsor Fund
-    school: deep_value
-    distinctive_phrases: [total return ratio, low price-earnings]
-    phrases_source: author
-    active: {start: 1964, end: "1995-12-31"}
-    career_boundaries:
-      - date: 1964
-        event: windsor_manager
-        description: Took over the Windsor Fund.
-        corpus_filter: none
-    cards: [neff_total_return_screen]
-"""
+REGISTRY = NEFF_REGISTRY
 
 
 @pytest.fixture()
 def neff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(INVESTORS_ENV, raising=False)
-    registry = tmp_path / "investors.yaml"
-    registry.write_text(REGISTRY, encoding="utf-8")
-    monkeypatch.setenv("IPB_CARDS", str(CARDS))
-    use_investors(registry)
-    yield registry
-    use_investors()
+    yield from registry_in_use(tmp_path, monkeypatch, REGISTRY)
 
 
 def _items(n: int = 4) -> list[dict]:

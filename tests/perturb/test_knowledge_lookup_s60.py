@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.engine.investors import INVESTORS_ENV, UnknownInvestorError, get_investor, use_investors
+from ipb.engine.investors import UnknownInvestorError, get_investor, use_investors
 from ipb.engine.registry import card_file_sha256
 from ipb.perturb._knowledge import knowledge_sha256, knowledge_sources
-from perturb_support import CARDS
-from tests.perturb.test_conditions_s59 import REGISTRY as NEFF_REGISTRY
+from perturb_support import CARDS, NEFF_REGISTRY, registry_in_use
 
-#: test_conditions_s59's one-card registry for John Neff, with an alias added.
+#: The one-card registry for John Neff of test_conditions_s59, with an alias added.
 REGISTRY = NEFF_REGISTRY.replace("    name: John Neff\n", "    name: John Neff\n    aliases: [Windsor Manager]\n")
 #: The registry part of the canonical form, written out by hand for the entry above.
 NEFF_ENTRY = {"id": "neff", "name": "John Neff", "organisation": "Windsor Fund", "school": "deep_value",
@@ -30,13 +29,7 @@ NEFF_ENTRY = {"id": "neff", "name": "John Neff", "organisation": "Windsor Fund",
 
 @pytest.fixture()
 def neff(tmp_path, monkeypatch):
-    monkeypatch.delenv(INVESTORS_ENV, raising=False)
-    registry = tmp_path / "investors.yaml"
-    registry.write_text(REGISTRY, encoding="utf-8")
-    monkeypatch.setenv("IPB_CARDS", str(CARDS))
-    use_investors(registry)
-    yield registry
-    use_investors()
+    yield from registry_in_use(tmp_path, monkeypatch, REGISTRY)
 
 
 @pytest.mark.parametrize("name, found", [

@@ -19,22 +19,13 @@ from ipb.cli import app
 from ipb.engine.card import load_card_text
 from ipb.engine.graph import compile_card
 from ipb.perturb.frame import build_frame
+from tests.engine.card_support import screener_card_head
 
 runner = CliRunner()
 
 #: A two-gate liquidity screen in the shape of the new user's Dreman card (their card is not in the repo).
-CARD = """\
-id: s58_liquidity_screen
-investor: Test Screener
-name: Liquidity screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener checks liquidity, then leverage.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
-outcomes: {pass: BUY, fail: PASS}
+CARD = screener_card_head("s58_liquidity_screen", "Liquidity screen",
+                          "The screener checks liquidity, then leverage.") + """\
 inputs:
   current_assets: {type: money, description: current assets on the latest balance sheet, range: [$1B, $6B], step: $10M}
   current_liabilities: {type: money, description: current liabilities on the latest balance sheet, range: [$1B, $4B], step: $10M}
@@ -146,18 +137,8 @@ def test_no_item_states_sources_whose_quotient_lies_across_the_line_from_the_sta
 # --------------------------------------------------------------------------------------------------- F-W1, F-C1
 #: A one-gate yield screen with a category input whose labels the tests vary (LABEL), and an input read only by a
 #: constraint (``market_yield``).
-LABEL_CARD = """\
-id: s58_label_screen
-investor: Test Screener
-name: Label screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener wants a yield from an unloved stock.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
-outcomes: {pass: BUY, fail: PASS}
+LABEL_CARD = screener_card_head("s58_label_screen", "Label screen",
+                                "The screener wants a yield from an unloved stock.") + """\
 inputs:
   dividend_yield: {type: ratio, description: Dividend yield of the stock, range: [0%, 12%], step: 0.1%}
   market_yield: {type: ratio, description: Dividend yield of the market, range: [0%, 12%], step: 0.1%}

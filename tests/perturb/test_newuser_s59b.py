@@ -16,37 +16,12 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.perturb.join import join_items
 from ipb.perturb.verify import verify_items
+from perturb_support import price_leverage_screen
 
 runner = CliRunner()
 
 #: A two-gate card of the test's own (no bundled card, so ``ipb verify`` must find it in ipb-cards/).
-CARD = """\
-id: s59b_join_screen
-investor: Test Screener
-name: Join screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener checks the price, then leverage.
-vintage: {start: 1970, end: null}
-sources:
-  - {tier: 1, document: "A test card", year: 1970}
-outcomes: {pass: BUY, fail: PASS}
-inputs:
-  pe_ratio: {type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}
-  debt_to_equity: {type: ratio, description: long-term debt over equity, range: [0%, 200%], step: 5%}
-gates:
-  - id: price
-    name: Price
-    proceed: pe_ratio <= 15x
-    kill_criterion: dear
-    required_elements: [P/E]
-  - id: leverage
-    name: Leverage
-    proceed: debt_to_equity <= 60%
-    kill_criterion: levered
-    required_elements: [debt to equity]
-"""
+CARD = price_leverage_screen("s59b_join_screen", "Join screen")
 
 
 def _base(ident: str) -> str:

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.engine.card import load_card_text
 from ipb.errors import ErrorGroup
+from perturb_support import price_leverage_screen
 
 runner = CliRunner()
 
@@ -74,43 +75,18 @@ def test_join_of_one_empty_input_keeps_its_message(tmp_path):
     assert code == 1 and f"no items in {empty}: nothing to join, nothing written" in text, text
 
 
-#: A two-gate card of the test's own; ``{question}`` is its ``question:`` block (YAML double-quoted strings).
-CARD = """\
-id: s60n_question_card
-investor: Test Screener
-name: Question screen
-topology_type: linear_sequential
-gate_logic: conjunction
-decisive_default: true
-topology_rationale: The screener checks the price, then leverage.
-vintage: {{start: 1970, end: null}}
-sources:
-  - {{tier: 1, document: "A test card", year: 1970}}
-outcomes: {{pass: BUY, fail: PASS}}
-question:
-  setting: "{setting}"
-  ask: "{ask}"
-inputs:
-  pe_ratio: {{type: multiple, description: price over trailing earnings, range: [2x, 40x], step: 0.5x}}
-  debt_to_equity: {{type: ratio, description: long-term debt over equity, range: [0%, 200%], step: 5%}}
-gates:
-  - id: price
-    name: Price
-    proceed: pe_ratio <= 15x
-    kill_criterion: dear
-    required_elements: [P/E]
-  - id: leverage
-    name: Leverage
-    proceed: debt_to_equity <= 60%
-    kill_criterion: levered
-    required_elements: [debt to equity]
-"""
-SETTING_LINE = 13  # 1-based line of ``setting:`` in CARD; ``ask:`` is the next
+def _card_text(setting: str, ask: str) -> str:
+    """test_newuser_s59b's two-gate card with a ``question:`` block (YAML double-quoted strings)."""
+    return price_leverage_screen("s60n_question_card", "Question screen",
+                                 f'question:\n  setting: "{setting}"\n  ask: "{ask}"\n')
+
+
+SETTING_LINE = 13  # 1-based line of ``setting:`` in the card; ``ask:`` is the next
 
 
 def _card(tmp_path: Path, setting: str = "A fund is deciding whether to buy.", ask: str = "Should it buy?") -> Path:
     path = tmp_path / "card.yaml"
-    path.write_text(CARD.format(setting=setting, ask=ask), encoding="utf-8")
+    path.write_text(_card_text(setting, ask), encoding="utf-8")
     return path
 
 
