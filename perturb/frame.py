@@ -206,10 +206,10 @@ class Frame:
         if memo is None or len(memo) >= DERIVED_MEMO_LIMIT:
             memo = self.memo["derived_values"] = {}
         plan = self.memo.get("derive_plan")
-        if plan is None:  # the derive constraints in card order, each with its sources sorted: read once per frame
-            plan = self.memo["derive_plan"] = tuple((c.card.id, k, tuple(sorted(k.expr.names)))
-                                                    for c in self.cards for k in c.card.constraints
-                                                    if k.derive is not None)
+        if plan is None:  # the derive constraints, sources first (derive_order), each with its sources sorted
+            plan = self.memo["derive_plan"] = derive_order([(c.card.id, k, tuple(sorted(k.expr.names)))
+                                                            for c in self.cards for k in c.card.constraints
+                                                            if k.derive is not None])
         for card_id, k, names in plan:
             key = (card_id, k.id, tuple([str(out.get(n)) for n in names]))
             value = memo.get(key, memo)
@@ -492,6 +492,27 @@ class Frame:
             found = [p for p in (date_problem(w, day) for w in self.windows) if p is not None]
             self.memo[key] = found
         return list(found)
+
+
+DeriveRule = tuple[str, Constraint, tuple[str, ...]]
+
+
+def derive_order(plan: Sequence[DeriveRule]) -> tuple[DeriveRule, ...]:
+    """``plan``'s derive rules ``(card id, constraint, sources)`` in card order, except that a rule reading another
+    rule's derived input comes after it (in an L8 frame one card may derive what another card derives from). Stable:
+    each step takes the first rule, in card order, none of whose sources a rule still waiting derives; in a cycle,
+    the first one waiting. One card alone is already in order (the loader refuses deriving from a derived input).
+
+    >>> from types import SimpleNamespace as N
+    >>> [k.derive for _, k, _ in derive_order([("d", N(derive="b"), ("a",)), ("u", N(derive="a"), ("p",))])]
+    ['a', 'b']
+    """
+    waiting, done = list(plan), []
+    while waiting:
+        targets = {k.derive for _, k, _ in waiting}
+        at = next((i for i, r in enumerate(waiting) if not targets.intersection(r[2]) - {r[1].derive}), 0)
+        done.append(waiting.pop(at))
+    return tuple(done)
 
 
 class ConstantLine:

@@ -77,3 +77,15 @@ def test_follows_and_closure_in_both_modes():
     assert frame.derived_closure(["p"], every=True) == {"p", "a", "b"}
     assert frame.derived_closure(["q"], every=True) == {"q"}
     assert frame.derived_closure([], every=True) == frozenset()
+
+
+def test_complete_derives_in_dependency_order_not_card_order():
+    """:meth:`Frame.complete` on the same frame: a = p / 2 = 0.2, then b = 1 - a = 0.8 (by hand). In card order,
+    ``b_from_a`` ran first, on the stated a (0.9 gives b = 0.1) or on no a at all (b left out)."""
+    frame = _frame()
+    done = frame.complete({"p": Decimal("0.4"), "a": Decimal("0.9"), "q": Decimal("0.2")})
+    assert done["a"] == Decimal("0.2") and done["b"] == Decimal("0.8")
+    done = frame.complete({"p": Decimal("0.4"), "q": Decimal("0.2")})
+    assert done["a"] == Decimal("0.2") and done["b"] == Decimal("0.8")
+    # stated b is recomputed too; with no source of a stated, neither a nor b can be computed
+    assert "b" not in frame.complete({"q": Decimal("0.2"), "b": Decimal("0.5")})
