@@ -19,8 +19,19 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Anchor, _Evidence
 from ipb.scoring.parse._state import _ParserState
 
-#: What may stand between the gate references of one grouped label: "and", "&", "or", "as well as", commas, "the".
-_JOINER = re.compile(r"(?i)[\s,/*_]*(?:(?:and|&|or|as[ \t]+well[ \t]+as|plus)[\s*_]*)?(?:the[ \t]+)?[\s,*_]*")
+#: What may stand between the gate references of one grouped label: "and", "&", "or", "as well as", commas, "the";
+#: and "and" in the languages answers come in, between spaces ("Gate 2 \u2013 Price Versus Growth \u0456 Gate 3 \u2013 ...": Rusyn
+#: and Ukrainian "\u0456", Russian "\u0438", German "und", French "et", Spanish "y", Portuguese and Italian "e", Dutch "en",
+#: Norwegian and Danish "og", Swedish "och", Polish "oraz" and "i", Turkish "ve").
+#: Each run of spacing is read by one possessive star (nothing after a run may open with what the run takes), so a long
+#: run between two mentions costs linear time (before stop 61 the two stars split it every way: quadratic).
+_JOINER = re.compile(r"(?i)[\s,/*_]*+(?:(?:and|&|or|as[ \t]+well[ \t]+as|plus)[\s*_]*+"
+                     r"|(?<=\s)(?:\u0456|\u0438|\u0442\u0430|und|et|y|e|en|og|och|oraz|i|ve)(?=\s))?(?:the[ \t]++)?[\s,*_]*+")
+#: What may stand between a gate's number and its name in one label: "Gate 2 \u2013 Price Versus Growth", "Gate 2: ...".
+_TITLE_DASH = re.compile(r"[ \t*_]*+(?:[\u2013\u2014:]|(?<=[ \t])-[ \t])[ \t*_]*+")
+#: A dash after a label's gate number that opens the gate's name (never a colon, which ends the label; never an unspaced
+#: hyphen, which makes a range: "Gates 2-3").
+_NAME_DASH = re.compile(r"[ \t*_]*+(?:[\u2013\u2014]|(?<=[ \t])-[ \t])")
 
 
 class _GroupedLabelsMixin(_ParserState):
@@ -45,6 +56,10 @@ class _GroupedLabelsMixin(_ParserState):
         if line.kind == "table":  # "| Circle of Competence, Economic Moat | PROCEED |": the anchor's cell names the group
             start, end = next(((a, b) for a, b in line.cells if a <= anchor.mention[0] < b), (start, end))
         end = max(end, anchor.mention[1])
+        dash = _NAME_DASH.match(self.masked, end, line.end)
+        colon = self.masked.find(":", end, min(line.end, end + 90)) if dash is not None else -1
+        if colon > 0:  # "Gate 2 \u2013 Price Versus Growth \u0456 Gate 3 \u2013 ...:": the label runs to its colon
+            end = colon
         mentions = [m for m in self._mentions_in(start, end) if m.gates and m.invented is None and m.how != "substance"]
         mentions = [m for m in mentions if m.end <= end + 40]
         if not mentions or anchor.gate not in mentions[0].gates:
@@ -55,6 +70,9 @@ class _GroupedLabelsMixin(_ParserState):
         last = mentions[0].end
         for m in mentions[1:]:
             if m.start < last:
+                continue
+            if set(m.gates) == set(gates[-len(m.gates):]) and _TITLE_DASH.fullmatch(self.masked, last, m.start):
+                last = m.end  # "Gate 2 \u2013 Price Versus Growth": the same gate's number and then its name
                 continue
             if _JOINER.fullmatch(self.masked, last, m.start) is None:
                 break

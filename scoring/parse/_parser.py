@@ -20,6 +20,7 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._logic_facts import rewrite_logic_facts
 from ipb.scoring.parse._setext import blank_heading_rules
 from ipb.scoring.parse._branch_outcome import branch_outcome
 from ipb.scoring.parse._source_lists import blank_source_lists
@@ -138,6 +139,10 @@ class _Parser(_LegendMixin, _BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _
         self.masked, settings = blank_settings(self.masked)  # "[Screener]\nFilter1=MarketCap|>|5e7": a tool's settings (_settings_block.py)
         if settings:
             self.notes.append(f"{settings} line(s) of a pasted settings file ([Section] and Key=value lines) were not read as gate statements")
+        self.masked, facts = rewrite_logic_facts(self.masked)  # "gate(2, 'Price Versus Growth', na).": a Prolog answer (_logic_facts.py)
+        if facts:
+            self.notes.append(f"{facts} gate fact(s) of a logic program read as labelled lines (gate(N, 'Name', verdict).); "
+                              f"its other clauses were not read as gate statements")
         self.masked, prompts = blank_prompt_fields(self.masked)  # {"prompt": "...", "completion": "..."}: a dataset row (_dataset_row.py)
         if prompts:
             self.notes.append(f"{prompts} prompt field(s) of a dataset row were not read: the row's answer field is the answer")

@@ -117,9 +117,11 @@ def _invented_name(number_name: str, rest: str) -> str:
 
 #: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
 _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
-#: After a bare "Test 8": a dash or a colon, then a title up to a colon, a sentence's full stop, a bracket, an arrow
-#: or the line's end ("Step 5: Position sizing and exit rules").
-_TITLE_AFTER = re.compile(r"[ \t*_]*(?:[\u2013\u2014-]|:)[ \t]*(?P<title>[^:\n()\u2192]+?)[ \t*_]*(?=:|\.(?:\s|$)|[()\u2192]|$)")
+#: After a bare "Test 8": a dash or a colon, then a title up to a colon, a sentence's full stop, a bracket, an arrow,
+#: a semicolon, a spaced dash that opens the detail ("Gate 5: Insider Buying - Lynch likes ...") or the line's end
+#: ("Step 5: Position sizing and exit rules"). An unspaced hyphen stays in the title ("Category-Specific").
+_TITLE_AFTER = re.compile(r"[ \t*_]*(?:[\u2013\u2014-]|:)[ \t]*(?P<title>[^:\n()\u2192;]+?)[ \t*_]*"
+                          r"(?=:|\.(?:\s|$)|[()\u2192;]|[ \t][\u2013\u2014-][ \t]|$)")
 
 
 
