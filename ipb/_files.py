@@ -76,6 +76,9 @@ _TEMP_NAME = r"[a-z0-9_]{8}"
 def check_target(path: str | Path) -> None:
     """Refuse an output path that exists and is not a regular file (or a symlink, which is replaced, never followed).
 
+    A symlink whose target (links resolved) exists and is not a regular file or a folder is refused too: a link to
+    a FIFO or a device such as ``/dev/stdout`` (s61 new user N1).
+
     A FIFO, a device node (``/dev/full``), a socket or a folder would be
     replaced by a regular file, or block, or destroy a system file when run
     as root.
@@ -93,6 +96,17 @@ def check_target(path: str | Path) -> None:
         return  # the write itself reports an unreadable folder
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(errno.EINVAL, f"it is {file_kind(mode)}; ipb writes results only to regular files", str(path))
+    if stat.S_ISLNK(mode):
+        # s61 new user N1: a link to a FIFO or device (``/dev/stdout`` -> ``/proc/self/fd/1``) was replaced by a
+        # regular file, which as root broke the system's /dev/stdout; the link's target must be a regular file, a
+        # folder or missing (a dangling link is replaced as before)
+        try:
+            target = os.stat(path).st_mode
+        except OSError:
+            return
+        if not (stat.S_ISREG(target) or stat.S_ISDIR(target)):
+            raise OSError(errno.EINVAL, f"it is a symbolic link to {file_kind(target)} ({os.path.realpath(path)}); "
+                          "ipb writes results only to regular files and does not replace such a link", str(path))
 
 
 
