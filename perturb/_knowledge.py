@@ -29,7 +29,15 @@ which the registry keeps names apart; null when the registry has none, and
 then condition B refuses the investor); dates are written as the registry
 writes them (``1965``, ``1965-05``); ``cards`` are the framework cards the
 entry lists, in its order, each with the content hash of the card file found
-for that id.
+for that id, except that while items are made (``ipb perturb``), a listed card
+that is one of the run's own cards takes that card's hash (``given``: card id
+-> content hash of the cards the run was given, by id or by file path): the
+card given counts as the listed card of its id. s61 new user N2: a card given
+by file path, with an investor of the user's own registry (``IPB_INVESTORS``),
+was "not found" by id at perturb time (hash null) and found in ``ipb-cards/``
+beside the items at verify time, so every item failed ``ipb verify``. Verify
+and respond look the card up by id, which finds that copy (a copy edited since
+then hashes otherwise, and verify says the knowledge differs).
 
 Examples
 --------
@@ -38,13 +46,16 @@ Examples
 (64, True)
 >>> knowledge_sha256(["Nobody Known"]) != value
 True
+>>> listed = knowledge_sources(["Warren Buffett"])["investors"][0]["cards"][0]["id"]
+>>> knowledge_sources(["Warren Buffett"], {listed: "ab" * 32})["investors"][0]["cards"][0]["content_hash"]
+'abababababababababababababababababababababababababababababababab'
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ipb.engine.investors import Investor, UnknownInvestorError, get_investor
 from ipb.engine.registry import compiled_card
@@ -82,19 +93,26 @@ def _registered(name: str) -> Investor | None:
         return None
 
 
-def knowledge_sources(investors: Sequence[str]) -> dict[str, Any]:
-    """The value :func:`knowledge_sha256` hashes (the module's canonical form, before writing it as JSON)."""
+def knowledge_sources(investors: Sequence[str], given: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The value :func:`knowledge_sha256` hashes (the module's canonical form, before writing it as JSON).
+
+    ``given`` maps card id -> content hash of the cards items are being made from (``ipb perturb``); a listed card
+    among them takes that hash instead of the one found by id (see the module's text). None: every listed card is
+    looked up by id (``ipb verify``, ``ipb respond``)."""
+    own = given or {}
     entries = []
     for name in dict.fromkeys(investors):
         inv = _registered(name)
         entries.append({"name": name, "registry": None if inv is None else _entry(inv),
-                        "cards": [] if inv is None else [{"id": c, "content_hash": _card_hash(c)} for c in inv.cards]})
+                        "cards": [] if inv is None else [{"id": c, "content_hash": own[c] if c in own else _card_hash(c)}
+                                                         for c in inv.cards]})
     return {"investors": entries, "knowledge_version": KNOWLEDGE_VERSION}
 
 
-def knowledge_sha256(investors: Sequence[str]) -> str:
+def knowledge_sha256(investors: Sequence[str], given: Mapping[str, str] | None = None) -> str:
     """SHA-256 (hex) of the knowledge sources of ``investors`` (registry entries, listed cards' content hashes and
-    :data:`KNOWLEDGE_VERSION`), in the module's canonical form. Callers keep it per investor list (an item's frame,
-    a verify or respond run): it reads the registry and compiles the listed cards."""
-    text = json.dumps(knowledge_sources(investors), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    :data:`KNOWLEDGE_VERSION`), in the module's canonical form; ``given`` as in :func:`knowledge_sources`. Callers
+    keep it per investor list (an item's frame, a verify or respond run): it reads the registry and compiles the
+    listed cards not given."""
+    text = json.dumps(knowledge_sources(investors, given), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

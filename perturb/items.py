@@ -91,7 +91,8 @@ def _b_key(prefix: Any, question: str) -> str:
     return state.hexdigest()
 
 
-def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]], *,
+               making: bool = False) -> dict[str, Any]:
     """What a model run needs to reproduce conditions B and C of an item (paper §7.2), with hashes.
 
     Condition B retrieves knowledge cards of the named investors for the
@@ -106,6 +107,10 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     card's id and content hash, ``C.key`` the SHA-256 of their canonical JSON.
     ``ipb respond`` recomputes both keys from the item it reads and refuses
     or flags a mismatch (a question or card edited after the item was made).
+    With ``making`` (``ipb perturb``, which makes the item from ``cards``), an
+    investor's listed card among ``cards`` counts with the hash given there,
+    found by id or not (s61 new user N2); without it (``ipb verify``) every
+    listed card is looked up by id, which finds the items' own copies.
 
     >>> c = conditions("Q?", ["Warren Buffett"], [{"id": "x", "content_hash": "ab"}])
     >>> c["B"]["investors"], len(c["B"]["key"]), c["C"]["cards"][0]["id"]
@@ -116,7 +121,8 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     return {
         "B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
               "key": _canonical_sha256({"investors": people, "query": question}),
-              "knowledge_sha256": knowledge_sha256(people)},
+              "knowledge_sha256": knowledge_sha256(
+                  people, {c["id"]: c["content_hash"] for c in cards} if making else None)},
         "C": {"cards": deck, "key": _canonical_sha256(deck)},
     }
 
@@ -263,7 +269,7 @@ def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, 
     (with ``shared``, given as the frame's own objects: see :func:`build_item`)."""
     held = frame.memo.get("conditions")
     if held is None:
-        held = frame.memo["conditions"] = conditions("", [c["investor"] for c in cards], cards)
+        held = frame.memo["conditions"] = conditions("", [c["investor"] for c in cards], cards, making=True)
     people = held["B"]["investors"]
     prefix = frame.memo.get("conditions_b_prefix")
     if prefix is None:  # B's key text up to the question is the same for every item of the frame: hashed once

@@ -2,10 +2,14 @@
 
 N1 (bug kind: a system file destroyed): ``--out`` on a symlink to a FIFO or device (``/dev/stdout``) replaced the
 link by a regular file in ``ipb join`` and ``ipb perturb``; a FIFO given directly was refused.
+N2 (bug kind: two rules for one lookup): with the user's own investor file (``IPB_INVESTORS``) and the card given by
+file path, perturb hashed the investor's listed card as "not found" (looked up by id only) while verify found it
+beside the items, so ``ipb verify`` passed 0 of N.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -14,7 +18,9 @@ from typer.testing import CliRunner
 
 from ipb.cli import app
 from tests.perturb.test_card_copy_hash_s60 import BASE, _perturb
+from tests.perturb.test_conditions_s59 import NEFF, NEFF_BASE, _by_hand
 from tests.perturb.test_newuser_s59b import CARD
+from perturb_support import NEFF_REGISTRY
 
 runner = CliRunner()
 
@@ -67,3 +73,43 @@ def test_an_out_linking_to_a_regular_file_or_nowhere_is_still_replaced(tmp_path)
     write_text_atomic(tmp_path / "to_file", "new\n")
     assert real.read_text(encoding="utf-8") == "old\n"
     assert not (tmp_path / "to_file").is_symlink() and (tmp_path / "to_file").read_text(encoding="utf-8") == "new\n"
+
+
+@pytest.fixture()
+def own_investor(tmp_path, monkeypatch):
+    """John Neff registered in the user's own file through IPB_INVESTORS, his card given only by path (no IPB_CARDS,
+    no --cards: the card is not findable by id)."""
+    from ipb.engine.investors import INVESTORS_ENV, use_investors
+    from ipb.engine.registry import use_cards
+
+    monkeypatch.delenv("IPB_CARDS", raising=False)
+    registry = tmp_path / "investors.yaml"
+    registry.write_text(NEFF_REGISTRY, encoding="utf-8")
+    monkeypatch.setenv(INVESTORS_ENV, str(registry))
+    use_investors()
+    use_cards()
+    card = tmp_path / "mine" / "neff.yaml"
+    card.parent.mkdir()
+    card.write_bytes(NEFF.read_bytes())
+    yield card
+    monkeypatch.delenv(INVESTORS_ENV)
+    use_investors()
+    use_cards()
+
+
+def test_a_card_given_by_path_with_an_own_investor_file_verifies(own_investor, tmp_path):
+    # Before: every item recorded the knowledge version with the listed card's hash null, and verify (which finds
+    # the card in ipb-cards/ beside the items) computed it with the card's hash: "verified 0 of 3", exit 1.
+    from ipb.engine.registry import card_file_sha256
+
+    out = tmp_path / "run" / "items.jsonl"
+    made = runner.invoke(app, ["perturb", "--card", str(own_investor), "--base", str(NEFF_BASE), "--n", "3",
+                               "--seed", "61", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    want = _by_hand(card_file_sha256(own_investor))  # the canonical form with the given file's hash
+    assert {r["conditions"]["B"]["knowledge_sha256"] for r in rows} == {want}
+    assert want != _by_hand(None)  # what was recorded before
+    checked = runner.invoke(app, ["verify", str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert "verified 3 of 3" in " ".join(checked.output.split())
