@@ -182,7 +182,7 @@ def _open_text(path: Path) -> TextIO:
 def _lines(path: Path, name: str | None = None) -> Iterator[tuple[int, str]]:
     """(line number, text without its ``\n``) of every non-blank line of ``path``: a line ended by ``\r\n`` keeps
     its ``\r``, so the joined file keeps it too (s60 new user N7: the docs say lines are kept byte for byte, and a
-    CRLF file lost every CR).
+    CRLF file lost every CR). A UTF-8 byte-order mark at the start of a line is left out (s61 new user N5).
 
     Raises
     ------
@@ -199,7 +199,10 @@ def _lines(path: Path, name: str | None = None) -> Iterator[tuple[int, str]]:
         number = 0
         try:
             for number, raw in enumerate(handle, 1):
-                text = raw.removesuffix("\n")
+                # a byte-order mark starting a line is dropped, as ipb verify and ipb score read past it (s61 new user
+                # N5: join refused a BOM file with Python's own "decode using utf-8-sig" text); it is no part of the
+                # item, and one kept mid-file would make the joined file's line unreadable to other JSON readers
+                text = raw.removesuffix("\n").removeprefix("\ufeff")
                 if text.strip():
                     yield number, text
         except UnicodeDecodeError:

@@ -113,3 +113,27 @@ def test_a_card_given_by_path_with_an_own_investor_file_verifies(own_investor, t
     checked = runner.invoke(app, ["verify", str(out)])
     assert checked.exit_code == 0, checked.output
     assert "verified 3 of 3" in " ".join(checked.output.split())
+
+
+def test_join_reads_past_a_byte_order_mark_as_verify_does(tmp_path):
+    # N5. Before: exit 1, "line 1 is not valid JSON (Unexpected UTF-8 BOM (decode using utf-8-sig), column 1)",
+    # while ipb verify passed the same file.
+    from ipb.perturb.join import join_items
+    from ipb.perturb.verify import verify_items
+
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    plain = items.read_bytes()
+    bom = items.parent / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + plain)
+    assert verify_items(bom).ok
+    out = tmp_path / "release" / "items.jsonl"
+    result = runner.invoke(app, ["join", str(bom), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == plain  # the same 3 lines, without the mark
+    assert verify_items(out).ok
+    # a mark starting a later line (two BOM files concatenated) is left out too; the second copy's lines repeat ids
+    both = items.parent / "both.jsonl"
+    both.write_bytes(b"\xef\xbb\xbf" + plain + b"\xef\xbb\xbf" + plain)
+    again = join_items([both], tmp_path / "release2" / "items.jsonl")
+    assert (again.kept, again.dropped) == (3, 3)
+    assert (tmp_path / "release2" / "items.jsonl").read_bytes() == plain
