@@ -162,7 +162,9 @@ def _first_existing(folder: Path) -> Path:
 def check_writable(outputs: Mapping[str, str | Path | None]) -> None:
     """Refuse, before any work, an output that cannot be written, naming its flag (``--out: write error: ...``).
 
-    ``outputs`` maps a flag to a path (None is skipped). Refused: a path that is
+    ``outputs`` maps a flag to a path (None is skipped). Refused: ``-`` (which
+    stands for standard input where a command reads it, and would otherwise be a
+    file named ``-``); a path that is
     a folder, FIFO, device or socket (:func:`check_target`); a path whose
     nearest existing parent is not a folder; a folder where no file can be made
     (``/proc``, read-only, no permission), found by making and removing a
@@ -181,6 +183,10 @@ def check_writable(outputs: Mapping[str, str | Path | None]) -> None:
         if given is None:
             continue
         path = Path(given)
+        if str(given) == "-":  # s61 new user N10: ``--out -`` wrote a file named "-" in the current folder
+            raise WriteError(f"{flag} -: ipb writes this output to a file, not to standard output (- stands for "
+                             f"standard input only where a command reads it); name the file, e.g. {flag} items.jsonl, "
+                             f"or {flag} ./-.jsonl", file=flag, rule="file")
         try:
             check_target(path)
         except OSError as exc:

@@ -35,7 +35,7 @@ from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
 from ipb.perturb.verify_cards import ChangedCopies
 
-__all__ = ["JoinResult", "JoinedFile", "join_items"]
+__all__ = ["JoinResult", "JoinedFile", "join_items", "refuse_stdin_as_output"]
 
 
 @dataclass
@@ -253,7 +253,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         copy that changed without that is a warning, :attr:`JoinResult.card_warnings`, the one ``ipb verify``
         gives).
     WriteError
-        ``ipb-cards`` beside ``out`` is not a folder.
+        ``ipb-cards`` beside ``out`` is not a folder; ``-`` is given and standard input is ``out``
+        (:func:`refuse_stdin_as_output`).
 
     Examples
     --------
@@ -270,6 +271,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     """
     names = [STDIN_NAME if str(p) == STDIN else str(p) for p in paths]
     _refuse_given_twice(paths, names)
+    refuse_stdin_as_output(paths, out)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
     files = [JoinedFile(name) for name in names]
@@ -349,6 +351,30 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
             result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder)
     result.card_warnings = changes.warnings()
     return result
+
+
+def refuse_stdin_as_output(paths: Sequence[str | Path], out: str | Path) -> None:
+    """Refuse ``-`` among ``paths`` when standard input is the file ``out`` (``ipb join B - --out C < C``), by the
+    rule that refuses ``--out`` naming an input (s61 new user N11: C was read and written over, while ``A - < A``
+    was refused as one file given twice).
+
+    Raises
+    ------
+    WriteError
+        Naming ``--out`` and the items file's place (rule ``file``); nothing is written.
+    """
+    for index, path in enumerate(paths):
+        if str(path) != STDIN:
+            continue
+        try:
+            stdin, target = os.fstat(0), os.stat(out)
+        except OSError:  # no output yet (or no standard input): nothing to write over
+            return
+        if (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino):
+            raise WriteError(f"--out {out} is the items file {index + 1} ({STDIN_NAME}, redirected from {out}); ipb "
+                             "join never writes over its own inputs or outputs: name another file",
+                             file=str(out), rule="file")
+        return
 
 
 def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> None:

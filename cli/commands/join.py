@@ -39,7 +39,7 @@ def join(
     """
     from ipb._files import check_writable, new_folders, output_lock, refuse_overwriting
     from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
-    from ipb.perturb.join import join_items
+    from ipb.perturb.join import join_items, refuse_stdin_as_output
 
     started = time.time()
 
@@ -55,6 +55,7 @@ def join(
                                  file="--out", rule="file")
             refuse_overwriting({"--out": out}, [(f"items file {i + 1}", p) for i, p in enumerate(items)],
                                command="join")
+            refuse_stdin_as_output(items, out)  # ``join B - --out C < C`` (s61 new user N11)
             check_writable({"--out": out})
             # the folder first, so that the lock file can be made in it: a join to a new folder took no lock, and a
             # second join to the same --out ran beside it (s60fix); removed again, while empty, if nothing is written

@@ -5,6 +5,10 @@ link by a regular file in ``ipb join`` and ``ipb perturb``; a FIFO given directl
 N2 (bug kind: two rules for one lookup): with the user's own investor file (``IPB_INVESTORS``) and the card given by
 file path, perturb hashed the investor's listed card as "not found" (looked up by id only) while verify found it
 beside the items, so ``ipb verify`` passed 0 of N.
+N5 (bug kind: two readers of one format): an items file starting with a UTF-8 BOM was read by verify and score and
+refused by join with Python's own error text.
+N10 (bug kind: a usual convention missing): ``--out -`` wrote a file named ``-``.
+N11 (bug kind: one rule applied to inputs only): ``ipb join B - --out C < C`` wrote over C.
 """
 
 from __future__ import annotations
@@ -137,3 +141,39 @@ def test_join_reads_past_a_byte_order_mark_as_verify_does(tmp_path):
     again = join_items([both], tmp_path / "release2" / "items.jsonl")
     assert (again.kept, again.dropped) == (3, 3)
     assert (tmp_path / "release2" / "items.jsonl").read_bytes() == plain
+
+
+@pytest.mark.parametrize("command", ["join", "perturb"])
+def test_out_dash_is_refused_not_written_as_a_file(tmp_path, monkeypatch, command):
+    # N10. Before: exit 0 and ./- (and ./ipb-cards) written in the current folder.
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    args = (["join", str(items)] if command == "join" else
+            ["perturb", "--card", str(items.parent.parent / "card.yaml"), "--base", str(items.parent.parent / "base.yaml"),
+             "--n", "3", "--seed", "3", "--ops", "metric"])
+    result = runner.invoke(app, [*args, "--out", "-"])
+    assert result.exit_code == 1, result.output
+    assert ("--out -: ipb writes this output to a file, not to standard output (- stands for standard input only "
+            "where a command reads it); name the file, e.g. --out items.jsonl") in " ".join(result.output.split())
+    assert list(work.iterdir()) == []
+
+
+def test_join_refuses_standard_input_redirected_from_its_output(tmp_path):
+    # N11. Before: exit 0, C read through standard input and replaced by the join of B and C (6 lines).
+    from tests.perturb.test_join_s61 import _join_stdin
+
+    b = _perturb(tmp_path / "b", CARD.encode("utf-8"))
+    c = tmp_path / "c" / "items.jsonl"
+    c.parent.mkdir()
+    c.write_bytes(b.read_bytes())
+    before = c.read_bytes()
+    code, text = _join_stdin(c, str(b), "-", "--out", str(c))
+    assert code == 1, text
+    assert (f"--out {c} is the items file 2 (<stdin>, redirected from {c}); ipb join never writes over its own "
+            "inputs or outputs: name another file") in text
+    assert c.read_bytes() == before and sorted(p.name for p in c.parent.iterdir()) == ["items.jsonl"]
+    # standard input from another file still joins
+    code, text = _join_stdin(b, "-", "--out", str(tmp_path / "d" / "items.jsonl"))
+    assert code == 0, text
