@@ -48,6 +48,7 @@ from ipb.errors import PerturbError
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb._question_setting import card_words, own_title, possessor
+from ipb.perturb.undisclosed import UNKNOWN_LIMIT, needed_undisclosed
 from ipb.perturb.values import literal, money_text
 
 __all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
@@ -729,7 +730,8 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
             text = said_facts.get((n, value, type(value)))
             facts.append(text if text is not None else cached_text(frame, "sentence", n, value, _spec_sentence))
     missing_names = tuple(n for n in labels if n not in scenario.facts)
-    missing = tuple(labels[n] for n in missing_names)
+    named = needed_undisclosed(frame, given, missing_names, scenario.sector) if missing_names else ()
+    missing = tuple(labels[n] for n in named)
     if missing:
         said = frame.memo.setdefault("unknown_sentence", {})
         unknown = said.get(missing)
@@ -774,8 +776,6 @@ def _setting(frame: Frame, as_of: dt.date | None, regime_id: str | None, sector:
     return " ".join(parts) + "\n" if parts else ""
 
 
-#: :func:`render_question` remembers the undisclosed-inputs sentence of at most this many sets of inputs per frame.
-UNKNOWN_LIMIT = 1024
 
 
 def unknown_sentence(names: list[str]) -> str:
