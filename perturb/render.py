@@ -776,8 +776,6 @@ def _setting(frame: Frame, as_of: dt.date | None, regime_id: str | None, sector:
     return " ".join(parts) + "\n" if parts else ""
 
 
-
-
 def unknown_sentence(names: list[str]) -> str:
     """The sentence naming the inputs a gate reads that the scenario leaves out, each with its article.
 
