@@ -131,3 +131,98 @@ def test_a_stale_copy_beside_the_output_that_passes_is_joined_with_the_good_copy
     assert (f"warning: {stale}, already beside the output, is the copy of card 's59b_join_screen' the release "
             f"carries and it changed since the items were made, while {good}, beside an input, hashes to its name: "
             f"ipb respond and ipb score refuse items whose own copy changed; copy {good} over it") in text
+
+
+# N9 ---------------------------------------------------------------------------------------------------------------
+
+_L8_HEAD = """\
+id: {id}
+investor: Howard Marks
+name: Two rules {id}
+topology_type: linear_sequential
+gate_logic: conjunction
+topology_rationale: One test.
+vintage: {{start: 1990}}
+sources:
+  - {{tier: 1, document: "Memo", year: 2000}}
+"""
+_UP = _L8_HEAD.format(id="up_rule") + """\
+inputs:
+  market_cap: {type: money, range: [$100M, $2B], step: $10M}
+  book_value: {type: money, range: [$100M, $2B], step: $10M}
+  price_to_book: {type: multiple, range: [0.05x, 20x], step: 0.01x}
+constraints:
+  - {id: pb_from_parts, derive: price_to_book, value: 'market_cap / book_value'}
+gates:
+  - {id: cheap, name: Cheap, proceed: price_to_book < 1x, required_elements: [price_to_book]}
+"""
+_CYC = _L8_HEAD.format(id="cyc_rule") + """\
+inputs:
+  book_discount: {type: ratio, range: [0%, 90%], step: 1%}
+  price_to_book: {type: multiple, range: [0.05x, 20x], step: 0.01x}
+constraints:
+  - {id: pb_from_discount, derive: price_to_book, value: '1x - book_discount'}
+gates:
+  - {id: deep, name: Deep discount, proceed: book_discount > 30%, required_elements: [book_discount]}
+"""
+_SAME = _CYC.replace("cyc_rule", "same_rule").replace("'1x - book_discount'", "'market_cap/book_value'").replace(
+    "  book_discount: {type: ratio, range: [0%, 90%], step: 1%}\n",
+    "  market_cap: {type: money, range: [$100M, $2B], step: $10M}\n"
+    "  book_value: {type: money, range: [$100M, $2B], step: $10M}\n"
+    "  book_discount: {type: ratio, range: [0%, 90%], step: 1%}\n")
+_L8_BASE = """\
+id: two_rules_base
+layer: L8
+title: Two rules for one input
+as_of: "2000-06-30"
+facts:
+  market_cap: $800M
+  book_value: $1B
+  book_discount: 20%
+"""
+
+
+def _two_rule_files(tmp_path: Path, second: str = _CYC) -> tuple[Path, Path, Path]:
+    up, other, base = tmp_path / "up.yaml", tmp_path / "other.yaml", tmp_path / "base.yaml"
+    up.write_text(_UP, encoding="utf-8")
+    other.write_text(second, encoding="utf-8")
+    base.write_text(_L8_BASE, encoding="utf-8")
+    return up, other, base
+
+
+_TWO_RULES = ("input 'price_to_book' is derived by two rules: {a} (card {ca}, constraint {ka}) and {b} (card {cb}, "
+              "constraint {kb}); an L8 scenario shares one value, so every item would break one of them")
+
+
+def test_check_names_both_rules_of_two_cards_deriving_one_input(tmp_path):
+    # Before: "checked 1 file(s): ok", and ipb perturb then stopped with "only 0 distinct items can be made ...
+    # e.g. breaks constraint cyc_rule/pb_from_discount".
+    up, cyc, base = _two_rule_files(tmp_path)
+    result = runner.invoke(app, ["check", str(base), "--card", str(cyc), "--card", str(up)])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1, text
+    assert _TWO_RULES.format(a="1x - book_discount", ca="cyc_rule", ka="pb_from_discount", b="market_cap / book_value",
+                             cb="up_rule", kb="pb_from_parts") in text
+    made = runner.invoke(app, ["perturb", "--card", str(up), "--card", str(cyc), "--base", str(base), "--n", "5",
+                               "--out", str(tmp_path / "items.jsonl")])
+    said = " ".join(made.output.split())
+    assert made.exit_code == 1 and not (tmp_path / "items.jsonl").exists()
+    assert _TWO_RULES.format(a="market_cap / book_value", ca="up_rule", ka="pb_from_parts", b="1x - book_discount",
+                             cb="cyc_rule", kb="pb_from_discount") in said
+
+
+def test_two_cards_deriving_one_input_by_the_same_rule_pass_check(tmp_path):
+    # the same rule spelled with other spaces is one rule
+    up, same, base = _two_rule_files(tmp_path, _SAME)
+    result = runner.invoke(app, ["check", str(base), "--card", str(same), "--card", str(up)])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_constraints_section_says_a_derive_reads_drawn_inputs_and_decks_chain():
+    # N8: the loader's rule (one card derives from drawn inputs only) was in no doc, while L8 decks chain
+    text = " ".join((ROOT / "docs" / "perturbation.md").read_text(encoding="utf-8").split())
+    part = text[text.index("### Constraints: relations every scenario satisfies"):]
+    part = part[:part.index("\n### ") if "\n### " in part else part.index("## ", 10)]
+    assert "Within one card a `value` reads drawn inputs only, never another derived input" in part
+    assert "Across the cards of an L8 item derives do chain" in part
+    assert "two cards that derive one input must do it by one rule" in part
