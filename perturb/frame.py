@@ -754,9 +754,17 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
                                + ", ".join(stale) + f" (since in {frame.regimes.file})", file=where, rule="anachronism")
     problems = frame.anachronisms(base.as_of)
     if problems and not frame.fm6_probe:
+        # s61 new user N13: a date inside the card's vintage but outside the investor's career (paper §11.6, the
+        # registry's active period: both apply, perturb/vintage.py) was called "outside the framework's vintage"
+        career = any("outside the career of investor" in p for p in problems)
+        vintage = any("outside the framework vintage" in p for p in problems)
+        what = ("the framework's vintage and the investor's career" if career and vintage else
+                "the investor's career (the registry's active period, which applies with the card's vintage)"
+                if career else "the framework's vintage")
+        inside = "inside both" if career else "inside the vintage"
         raise PerturbError(
-            "the base scenario is dated outside the framework's vintage (" + "; ".join(problems) + "); "
-            "perturb it only as an FM-6 probe (--fm6-probe), or give it a date inside the vintage",
+            f"the base scenario is dated outside {what} (" + "; ".join(problems) + "); "
+            f"perturb it only as an FM-6 probe (--fm6-probe), or give it a date {inside}",
             file=where, rule="vintage",
         )
 

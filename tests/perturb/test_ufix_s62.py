@@ -21,12 +21,11 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.perturb import Job, generate
 from ipb.perturb.verify import verify_items
-from perturb_support import FIXTURES, CARDS
+from perturb_support import CARDS, FIXTURES, IPB_COMMAND, ROOT, ipb_process
 from tests.perturb.test_card_copy_hash_s60 import LINES_SHA, _perturb
 from tests.perturb.test_newuser_s59b import CARD
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _join(*args: str) -> tuple[int, str]:
@@ -36,8 +35,7 @@ def _join(*args: str) -> tuple[int, str]:
 
 def _join_pipe(data: bytes, *args: str) -> tuple[int, str]:
     """``cat FILE | ipb join ARGS``: ``data`` through a pipe, in a process of its own."""
-    proc = subprocess.run([sys.executable, "-c", "from ipb.cli import main; main()", "join", *args], cwd=ROOT,
-                          input=data, capture_output=True, timeout=120)
+    proc = subprocess.run([*IPB_COMMAND, "join", *args], cwd=ROOT, input=data, capture_output=True, timeout=120)
     return proc.returncode, " ".join(proc.stderr.decode("utf-8").split())
 
 
@@ -226,3 +224,137 @@ def test_the_constraints_section_says_a_derive_reads_drawn_inputs_and_decks_chai
     assert "Within one card a `value` reads drawn inputs only, never another derived input" in part
     assert "Across the cards of an L8 item derives do chain" in part
     assert "two cards that derive one input must do it by one rule" in part
+
+
+# N13 --------------------------------------------------------------------------------------------------------------
+
+def _closed_stdout(*args: str) -> tuple[int, str]:
+    """``ipb ARGS | (reader that leaves at once)``: the pipe's read end is closed before ipb writes."""
+    proc = ipb_process(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    errors = proc.stderr.read().decode("utf-8")
+    return proc.wait(timeout=120), errors
+
+
+def test_verify_to_a_closed_pipe_keeps_its_own_exit_status(tmp_path):
+    # Before: `ipb verify ITEMS | head -c 10` exited 1 with nothing on stderr (rich's SystemExit(1)), read by a script
+    # as a failed verify.
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    assert _closed_stdout("verify", str(items)) == (0, "")
+    assert _closed_stdout("verify", str(items), "--format", "json") == (0, "")
+    broken = tmp_path / "broken.jsonl"
+    lines = items.read_text(encoding="utf-8").splitlines()
+    broken.write_text(lines[0] + "\n" + "{}\n", encoding="utf-8")
+    code, errors = _closed_stdout("verify", str(broken))
+    assert code == 1 and errors == ""  # a failed verify still fails
+
+
+def test_run_to_a_closed_pipe_exits_1_without_a_traceback():
+    # A guard, not a regression: main's exit 1 as before. SafeConsole now raises BrokenPipeError for
+    # closed_stdout_ok, and without main's handler the fast `ipb run` path (no click) printed its traceback.
+    base = ROOT / "frameworks/scenarios/buffett_acquisition_checklist/ipb_p_011_base.yaml"
+    code, errors = _closed_stdout("run", "buffett_acquisition_checklist", str(base))
+    assert (code, errors) == (1, "")
+
+
+def test_check_counts_a_file_named_investors_yaml_as_an_investors_file(tmp_path):
+    # Before: "checked 1 file(s): ok" for investors.yaml (read by its name), while docs/scoring.md promises the count
+    # line that a file of any other name got.
+    from perturb_support import NEFF_REGISTRY
+
+    registry = tmp_path / "investors.yaml"
+    registry.write_text(NEFF_REGISTRY, encoding="utf-8")
+    result = runner.invoke(app, ["check", str(registry)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("checked 1 file(s) (1 of them investors file(s), checked as such): ok")
+
+
+def test_joins_stop_line_counts_the_time_its_modules_take_to_load(tmp_path, monkeypatch):
+    # Before: `started` was taken after join's imports (most of a short join), so a signal 1.5 s into the command was
+    # said to come "after 0 s". Here a fake clock moves 7 s while ipb.perturb.join is imported, and the stop comes
+    # (as SystemExit(143), what a SIGTERM becomes) at the first check after the imports.
+    import importlib.abc
+    import time
+
+    import ipb._files
+
+    now = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+
+    class SlowImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "ipb.perturb.join":
+                now[0] += 7.0
+            return None
+
+    monkeypatch.delitem(sys.modules, "ipb.perturb.join")
+    monkeypatch.setattr(sys, "meta_path", [SlowImport(), *sys.meta_path])
+
+    def stop(*args, **kwargs):
+        raise SystemExit(143)
+
+    monkeypatch.setattr(ipb._files, "check_writable", stop)
+    items = tmp_path / "in.jsonl"
+    items.write_text("{}\n", encoding="utf-8")
+    result = runner.invoke(app, ["join", str(items), "--out", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 143
+    assert "join stopped by SIGTERM after 7 s: no items file written" in " ".join(result.output.split())
+
+
+def _card_with_setting(tmp_path: Path, line: str) -> Path:
+    text = CARD.replace("\ninputs:", f"\nquestion:\n  {line}\n  ask: \"Should the fund buy?\"\ninputs:", 1)
+    assert text != CARD
+    card = tmp_path / "card.yaml"
+    card.write_text(text, encoding="utf-8")
+    return card
+
+
+def test_check_refuses_two_slots_run_together(tmp_path):
+    # Before: passed, and every question read "Walter SchlossWalter Schloss's Net-Asset Rules rules".
+    card = _card_with_setting(tmp_path, "setting: \"A fund following {investor}{investor}'s rules is deciding.\"")
+    result = runner.invoke(app, ["check", str(card)])
+    text = result.output
+    assert result.exit_code == 1
+    assert ("load error: two slots run together in question.setting: {investor}{investor} would join two names into "
+            "one word") in " ".join(text.split())
+    line = next(n for n, t in enumerate(card.read_text().splitlines(), 1) if "{investor}{investor}" in t)
+    column = card.read_text().splitlines()[line - 1].index("{investor}{investor}") + 1 + len("{investor}")
+    assert f"{card}:{line}:{column}:" in text  # the caret under the second slot
+    ok = _card_with_setting(tmp_path, "setting: \"A fund following {investor} and {investor}'s rules decides.\"")
+    assert "two slots run together" not in runner.invoke(app, ["check", str(ok)]).output
+
+
+def test_a_null_setting_is_not_told_to_quote_null(tmp_path):
+    # Before: "quote it ('null')", which makes the setting the word null.
+    card = _card_with_setting(tmp_path, "setting: null")
+    result = runner.invoke(app, ["check", str(card)])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1
+    assert ("YAML reads null here as nothing (null), but a string (an expression or text) is expected: write the "
+            "text, or leave the key out (quoted, 'null' would be the word null) (at question/setting)") in text
+    assert "quote it ('null')" not in text
+
+
+def test_a_date_outside_the_career_only_is_not_called_outside_the_vintage(tmp_path):
+    # Lynch's card's vintage is 1977-1990 and the registry's career 1977 to 1990-05: 1990-06-30 is inside the
+    # vintage, outside the career. Before: "dated outside the framework's vintage (...: outside the career ...)".
+    source = ROOT / "frameworks/scenarios/lynch_six_category_framework/decline_fast_grower_overpriced.yaml"
+    base = tmp_path / "late.yaml"
+    base.write_text(source.read_text(encoding="utf-8").replace('as_of: "1983-06-30"', 'as_of: "1990-06-30"'),
+                    encoding="utf-8")
+    result = runner.invoke(app, ["perturb", "-c", "lynch_six_category_framework", "-b", str(base), "--n", "3",
+                                 "--out", str(tmp_path / "x.jsonl")])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1
+    assert ("the base scenario is dated outside the investor's career (the registry's active period, which applies "
+            "with the card's vintage) (lynch_six_category_framework: 1990-06-30 is outside the career of investor "
+            "'lynch' (active 1977 to 1990-05)); perturb it only as an FM-6 probe (--fm6-probe), or give it a date "
+            "inside both") in text
+    base.write_text(source.read_text(encoding="utf-8").replace('as_of: "1983-06-30"', 'as_of: "1995-06-30"'),
+                    encoding="utf-8")
+    result = runner.invoke(app, ["perturb", "-c", "lynch_six_category_framework", "-b", str(base), "--n", "3",
+                                 "--out", str(tmp_path / "x.jsonl")])
+    assert ("dated outside the framework's vintage (lynch_six_category_framework: 1995-06-30 is outside the framework "
+            "vintage 1977-1990); perturb it only as an FM-6 probe (--fm6-probe), or give it a date inside the "
+            "vintage") in " ".join(result.output.split())
