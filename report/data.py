@@ -551,9 +551,9 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     unread = {m: int(s.at("groups", "model", m, "n_trace_unread") or 0) for m in models}
     # s61 new user N13: each rate also says of how many of the model's responses it is ("n 1 of 5", as the other
     # tables' means do), so a model whose failures are left out does not show a bare 0.0%
-    responses = {m: _i(s.at("groups", "model", m, "n")) for m in models}
+    model_n = {m: _i(s.at("groups", "model", m, "n")) for m in models}
     fmdp = Grid("FMDP", list(fm_names), models,
-                {(fm, m): _of_total(s.rate("groups", "model", m, "flags", fm), responses[m]) or Stat(
+                {(fm, m): _of_total(s.rate("groups", "model", m, "flags", fm), model_n[m]) or Stat(
                     None, kind="rate", note=UNREAD_FLAG_RULE if unread[m] else None)
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
