@@ -329,9 +329,9 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                                 "sha256 the items name) and is the one the release carries, as it is already beside "
                                 f"the output: {'; '.join(check.problems[:3])}; {fix}", file=str(copy), rule="card-copy")
             raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
-                            f"{', '.join(str(c) for c, _, _ in changed)}, which changed since the items were made (it does not hash to "
-                            f"the sha256 the item names): {'; '.join(check.problems[:3])}; put back the copy the run "
-                            "wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
+                            f"{', '.join(str(c) for c, _, _ in changed)}, which changed since the items were made (it "
+                            f"does not hash to the sha256 the item names): {'; '.join(check.problems[:3])}; put back "
+                            "the copy the run wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
 
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
