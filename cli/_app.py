@@ -13,9 +13,12 @@ caret; the exit status is 1 when the input has errors and 2 for a usage error.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
+import os
 import re
+import sys
 from decimal import Decimal
 from pathlib import Path
 from enum import Enum
@@ -158,6 +161,52 @@ class SafeConsole(Console):
             for segment in buffer
         )
 
+    def on_broken_pipe(self) -> None:
+        """A closed standard output: rich's own handling (standard output pointed at the null device, so the last
+        flush does not fail), then a :class:`BrokenPipeError` instead of rich's ``SystemExit(1)``, so that
+        :func:`closed_stdout_ok` can let the command end with its own exit status (s61 new user N13)."""
+        self.quiet = True
+        if not self.stderr:
+            _null_stdout()
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+
+class _ClosedStdout:
+    """``with closed_stdout_ok():`` around a command's report on standard output: a reader that stops reading
+    (``ipb verify ITEMS | head -c 10``) ends the report there, silently, and the command goes on to its own exit
+    status. Click's own handling exits 1 on a closed standard output, which a script reads as a failed verify (s61
+    new user N13). Standard output is pointed at the null device, so later prints and the interpreter's last
+    flush do not fail again."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        if not isinstance(exc, BrokenPipeError):
+            return False
+        out.quiet = True
+        _null_stdout()
+        return True
+
+
+def _null_stdout() -> None:
+    """Point standard output's descriptor at the null device (a reader that left: nothing more can reach it)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # replaced by a test runner's capture: nothing to point
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def closed_stdout_ok() -> _ClosedStdout:
+    """A context in which a closed standard output (a pipe whose reader left) ends the printing quietly
+    (:class:`_ClosedStdout`)."""
+    return _ClosedStdout()
 
 
 # emoji=False: rich would turn "file.yaml:100:14:" into "file.yaml💯14:" (its ":100:" emoji code)
@@ -458,19 +507,25 @@ CONSOLE_PROCESS = False
 
 
 def main() -> None:  # pragma: no cover - console entry point
-    """The ``ipb`` console script: :func:`fast_invocation` for a plain ``ipb run`` line, typer otherwise."""
-    import sys
+    """The ``ipb`` console script: :func:`fast_invocation` for a plain ``ipb run`` line, typer otherwise.
 
+    A closed standard output that a command does not let through (:func:`closed_stdout_ok`) ends it with exit 1 and
+    no traceback, as click does for the others (the fast ``ipb run`` path printed one)."""
     global CONSOLE_PROCESS
     CONSOLE_PROCESS = True
     stop_on_terminate()
     call = fast_invocation(sys.argv[1:])
-    if call is not None:
-        import gc
+    try:
+        if call is not None:
+            import gc
 
-        # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the process,
-        # so the collector need not walk them again at every full collection while a 5 MB answer is parsed
-        gc.freeze()
-        call()
-        return
-    app()
+            # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the
+            # process, so the collector need not walk them again at every full collection while a 5 MB answer is
+            # parsed
+            gc.freeze()
+            call()
+            return
+        app()
+    except BrokenPipeError:
+        _null_stdout()
+        sys.exit(1)

@@ -26,6 +26,8 @@ __all__ = ["CardQuestion", "QUESTION_SLOTS", "card_question", "fill_question_tex
 QUESTION_SLOTS = ("investor", "framework")
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
+#: Two slots with nothing between them (the second's offset is where the first ends).
+_JOINED = re.compile(r"(\{[^{}]*\})(\{[^{}]*\})")
 #: A figure: a digit, or a number word that counts or sizes (a written-out figure states a fact just the same).
 _FIGURE = re.compile(r"[0-9]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                      r"hundred|thousand|million|billion|trillion|percent|half|third|quarter)\b", re.IGNORECASE)
@@ -121,7 +123,8 @@ def _not_a_sentence(text: str) -> list[str]:
 def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
     """Read and check ``question:`` (its shape is the JSON Schema's): errors and warnings go to ``col``.
 
-    Errors: a slot other than ``{investor}`` or ``{framework}`` (rule ``question-slot``, with a suggestion), a brace
+    Errors: a slot other than ``{investor}`` or ``{framework}`` (rule ``question-slot``, with a suggestion), two slots
+    run together (``{investor}{investor}``, also rule ``question-slot``: the names would be joined), a brace
     that opens or closes no slot (``question-brace``), a control or bidi character left after whitespace is folded
     (``question-character``: NUL, ESC, a C1 control, U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).
     Warnings: a figure (``question-figure``) or a snake_case token (``question-name``), which would state a fact,
@@ -156,6 +159,13 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
                                   f"{', '.join('{' + s + '}' for s in QUESTION_SLOTS)}", rule="question-slot",
                                   name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path,
                         offset=written.start())
+        # s61 new user N13: "{investor}{investor}'s" read "Walter SchlossWalter Schloss's"; two slots with nothing
+        # between them join two names into one word
+        for m, written in zip(_JOINED.finditer(text), _JOINED.finditer(value)):
+            col.add(LoadError(f"two slots run together in question.{key}: {m.group(0)} would join two names into one "
+                              "word (\"Walter SchlossWalter Schloss\"); put a space or words between them, or write "
+                              "the slot once", rule="question-slot", name=key), path,
+                    offset=written.start() + len(written.group(1)))
         stray = _SLOT.sub("", text)
         if "{" in stray or "}" in stray:
             brace = min(i for i in (blanked.find("{"), blanked.find("}")) if i >= 0)

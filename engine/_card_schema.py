@@ -79,6 +79,8 @@ def _type_message(value: Any, expected: Any) -> str:
 
     >>> _type_message(True, "string")
     "YAML reads true here as a boolean, but a string (an expression or text) is expected: quote it ('true')"
+    >>> _type_message(None, "string")
+    "YAML reads null here as nothing (null), but a string (an expression or text) is expected: write the text, or leave the key out (quoted, 'null' would be the word null)"
     """
     kinds = {bool: "a boolean", int: "a whole number", float: "a number", str: "text", type(None): "nothing (null)"}
     read = kinds.get(type(value), type(value).__name__)
@@ -88,7 +90,9 @@ def _type_message(value: Any, expected: Any) -> str:
              "boolean": "true or false", "object": "a mapping (key: value lines)", "array": "a list ([a, b] or - items)",
              "null": "nothing"}
     text = f"YAML reads {shown} here as {read}, but {' or '.join(words.get(str(w), str(w)) for w in wanted)} is expected"
-    if "string" in wanted and not isinstance(value, str):
+    if "string" in wanted and value is None:  # s61 new user N13: 'null' quoted would be the word "null"
+        text += ": write the text, or leave the key out (quoted, 'null' would be the word null)"
+    elif "string" in wanted and not isinstance(value, str):
         text += f": quote it ('{shown}')"
     return text
 

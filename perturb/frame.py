@@ -610,7 +610,7 @@ def build_frame(
     PerturbError
         Rule ``cards``: no card, or the same card twice; rule ``shared-input``:
         an input shared by two cards with different types or disjoint ranges
-        or values.
+        or values, or derived by two cards by different rules (s61 new user N9).
     """
     if not cards:
         raise PerturbError("perturbation needs at least one card", rule="cards")
@@ -648,6 +648,7 @@ def build_frame(
                     grids[name] = clipped
                 else:
                     grids[name] = grid
+    _refuse_two_derive_rules(compiled)
     consumers: dict[str, list[str]] = {}
     for c in compiled:
         for name, gates in consumed_inputs(c.card).items():
@@ -663,6 +664,32 @@ def build_frame(
         fm6_probe=fm6_probe,
         _card_inputs=tuple(frozenset(c.card.inputs) for c in compiled),
     )
+
+
+def _refuse_two_derive_rules(compiled: Sequence[CompiledCard]) -> None:
+    """Refuse two cards of an L8 frame that derive one input by different rules (``derive: X`` with ``value:``
+    texts that differ other than in spaces): no draw can satisfy both but by chance, and perturb used to find "only
+    0 distinct items" naming one constraint (s61 new user N9). ``ipb check --card A --card B`` builds the frame
+    too, so it says the same.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``shared-input``, naming the input, both cards, both constraint ids and both rules.
+    """
+    first: dict[str, tuple[str, str, str]] = {}
+    for c in compiled:
+        for k in c.card.constraints:
+            if k.derive is None:
+                continue
+            rule = (c.card.id, k.id, k.expr.source)
+            seen = first.setdefault(k.derive, rule)
+            if seen[0] != c.card.id and "".join(seen[2].split()) != "".join(k.expr.source.split()):
+                raise PerturbError(f"input {k.derive!r} is derived by two rules: {seen[2]} (card {seen[0]}, "
+                                   f"constraint {seen[1]}) and {k.expr.source} (card {c.card.id}, constraint {k.id}); "
+                                   "an L8 scenario shares one value, so every item would break one of them: derive "
+                                   "it by one rule (the same value: text in both cards), or in one card only",
+                                   rule="shared-input", name=k.derive)
 
 
 def load_base(path: str | Path, frame: Frame) -> PScenario:
@@ -727,9 +754,17 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
                                + ", ".join(stale) + f" (since in {frame.regimes.file})", file=where, rule="anachronism")
     problems = frame.anachronisms(base.as_of)
     if problems and not frame.fm6_probe:
+        # s61 new user N13: a date inside the card's vintage but outside the investor's career (paper §11.6, the
+        # registry's active period: both apply, perturb/vintage.py) was called "outside the framework's vintage"
+        career = any("outside the career of investor" in p for p in problems)
+        vintage = any("outside the framework vintage" in p for p in problems)
+        what = ("the framework's vintage and the investor's career" if career and vintage else
+                "the investor's career (the registry's active period, which applies with the card's vintage)"
+                if career else "the framework's vintage")
+        inside = "inside both" if career else "inside the vintage"
         raise PerturbError(
-            "the base scenario is dated outside the framework's vintage (" + "; ".join(problems) + "); "
-            "perturb it only as an FM-6 probe (--fm6-probe), or give it a date inside the vintage",
+            f"the base scenario is dated outside {what} (" + "; ".join(problems) + "); "
+            f"perturb it only as an FM-6 probe (--fm6-probe), or give it a date {inside}",
             file=where, rule="vintage",
         )
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
 from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
-from ipb.engine.registry import CARD_COPIES
+from ipb.engine.registry import CARD_COPIES, card_file_sha256
 from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
 from ipb.perturb.verify_cards import ChangedCopies
@@ -232,8 +232,9 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         The joined file.
     copy_cards:
         Copy the card copies the kept items name (``ipb-cards/<sha256>.yaml`` and its
-        ``.translations.yaml``) from beside each input to beside ``out``, where not there already; each copy's
-        content is checked against the hash in its name first.
+        ``.translations.yaml``) from beside each input (else from beside another input, whether or not any of
+        its lines was kept: s61 new user N4) to beside ``out``, where not there already; each copy's content is
+        checked against the hash in its name first.
 
     Returns
     -------
@@ -251,7 +252,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         check against a card copy the release carries for it (already beside ``out``, else beside its input) that
         changed since the items were made (s60 new user N6: its gold, a constraint or a range no longer agrees; a
         copy that changed without that is a warning, :attr:`JoinResult.card_warnings`, the one ``ipb verify``
-        gives).
+        gives); a copy already beside ``out`` is named as the file at fault, with a copy beside an input that
+        hashes to its name where there is one (s61 new user N12).
     WriteError
         ``ipb-cards`` beside ``out`` is not a folder; ``-`` is given and standard input is ``out``
         (:func:`refuse_stdin_as_output`).
@@ -279,29 +281,57 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     target = Path(out)
     out_folder = target.parent if str(target.parent) else Path(".")
     changes = ChangedCopies()
+    # every file input's folder, whether or not any of its lines is kept (s61 new user N4: ``cat A | ipb join - A``
+    # keeps A's lines from the pipe, and the copies beside A were not carried)
+    folders = [Path(p).parent for p in paths if str(p) != STDIN]
+    stale_kept: set[tuple[str, str, str]] = set()  # changed copies beside the output that kept lines named
+
+    def carried(source: str, folder: Path | None) -> Path | None:
+        """The copy of ``source`` the release carries for a line of the input in ``folder`` (None: standard input):
+        the one already beside the output, else the one beside the input, else the first beside another input."""
+        for place in (out_folder, folder, *folders):
+            if place is not None and (place / source).is_file():
+                return place / source
+        return None
+
+    def good_copy(source: str, sha: str) -> Path | None:
+        """A copy of ``source`` beside an input that hashes to ``sha``, the hash its items name (s61 new user N12)."""
+        return next((f / source for f in dict.fromkeys(folders) if (f / source).is_file()
+                     and not _same_folder(f, out_folder) and card_file_sha256(f / source) == sha), None)
 
     def check_copies(cards: list[tuple[str, str, str]], folder: Path | None, name: str, number: int, text: str,
                      ident: str, path: str | Path) -> None:
         """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed."""
-        carried: dict[str, str] = {}
-        changed: list[str] = []
+        copies: dict[str, str] = {}
+        changed: list[tuple[Path, str, str]] = []
         for card_id, sha, source in cards:
             if not (card_id and sha and _safe_source(source)):
                 continue
-            copy = out_folder / source if (out_folder / source).is_file() or folder is None else folder / source
-            if not copy.is_file():
+            copy = carried(source, folder)
+            if copy is None:
                 continue
-            carried[card_id] = str(copy)
+            copies[card_id] = str(copy)
             if changes.changed(card_id, sha, copy):
-                changed.append(str(copy))
+                changed.append((copy, source, sha))
+                if copy.parent.parent == out_folder:
+                    stale_kept.add((card_id, sha, source))
         if not changed:
             return
-        check = changes.check(number, text, carried, None if folder is None else path)
+        check = changes.check(number, text, copies, None if folder is None else path)
         if check.status != "ok":
+            stale = [(c, good_copy(source, sha)) for c, source, sha in changed if c.parent.parent == out_folder]
+            if stale:  # s61 new user N12: the fault is the copy already beside the output, not the input's line
+                copy, good = stale[0]
+                fix = (f"{good}, beside an input, hashes to its name: copy it over {copy}, or remove {copy} and join "
+                       "again to have it copied" if good is not None else "put back the copy the run wrote")
+                raise LoadError(f"line {number} of {name} (id {ident!r}) fails ipb verify against the card copy "
+                                f"{copy}, which changed since the items were made (it does not hash to its name, the "
+                                "sha256 the items name) and is the one the release carries, as it is already beside "
+                                f"the output: {'; '.join(check.problems[:3])}; {fix}", file=str(copy), rule="card-copy")
             raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
-                            f"{', '.join(changed)}, which changed since the items were made (it does not hash to "
-                            f"the sha256 the item names): {'; '.join(check.problems[:3])}; put back the copy the run "
-                            "wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
+                            f"{', '.join(str(c) for c, _, _ in changed)}, which changed since the items were made (it "
+                            f"does not hash to the sha256 the item names): {'; '.join(check.problems[:3])}; put back "
+                            "the copy the run wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
 
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
@@ -348,8 +378,15 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
             raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
                             file=names[0] if names else None, rule="empty")
         if copy_cards:
-            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder)
+            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder, folders)
     result.card_warnings = changes.warnings()
+    for card_id, sha, source in sorted(stale_kept):  # s61 new user N12: a changed copy at the output that passed
+        good = good_copy(source, sha)
+        if good is not None:
+            result.card_warnings.append(
+                f"warning: {out_folder / source}, already beside the output, is the copy of card {card_id!r} the "
+                f"release carries and it changed since the items were made, while {good}, beside an input, hashes to "
+                f"its name: ipb respond and ipb score refuse items whose own copy changed; copy {good} over it")
     return result
 
 
@@ -401,8 +438,8 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
         seen[key] = index
 
 
-def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]],
-                 folder: Path) -> tuple[list[str], dict[str, list[str]]]:
+def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]], folder: Path,
+                 inputs: Sequence[Path] = ()) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
     yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
     are not at the destination already (s60 new user N5: a pipe input was warned about a copy another input gave).
@@ -427,6 +464,8 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]],
                 lacking.append(name)
                 continue
             found = found or origin
+        if found is None:  # s61 new user N4: beside an input none of whose lines was kept (``cat A | join - A``)
+            found = next((f / source for f in inputs if (f / source).is_file()), None)
         if target.exists() and not target.is_file():
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",
                              file=str(target), rule="file")

@@ -431,6 +431,11 @@ class _Derive:
                     file="summary.json", derived=dict(recipe), note=_recipe_note(recipe))
 
 
+def _of_total(stat: Stat | None, total: int | None) -> Stat | None:
+    """``stat`` with ``total``, the N of its "n of N" (the responses of its group), where both are known."""
+    return replace(stat, total=total) if stat is not None and total is not None else stat
+
+
 def _mean_note(n: int, total: int, failures: int, policy: str) -> str:
     """How a mean treats failures, said beside the figure (the project's rule: a failure must not be invisible)."""
     if policy == "count":
@@ -544,8 +549,11 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
 
     fm_names = _fm_names()
     unread = {m: int(s.at("groups", "model", m, "n_trace_unread") or 0) for m in models}
+    # s61 new user N13: each rate also says of how many of the model's responses it is ("n 1 of 5", as the other
+    # tables' means do), so a model whose failures are left out does not show a bare 0.0%
+    model_n = {m: _i(s.at("groups", "model", m, "n")) for m in models}
     fmdp = Grid("FMDP", list(fm_names), models,
-                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(
+                {(fm, m): _of_total(s.rate("groups", "model", m, "flags", fm), model_n[m]) or Stat(
                     None, kind="rate", note=UNREAD_FLAG_RULE if unread[m] else None)
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},

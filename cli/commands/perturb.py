@@ -36,7 +36,7 @@ from typing import Any, Optional
 import typer
 
 from ipb._files import new_folders, output_lock, staged_outputs
-from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
+from ipb.cli._app import RunFormat, _fail, _write_failed, app, closed_stdout_ok, err, out
 from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
@@ -305,6 +305,15 @@ def verify(
             result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
     except IpbError as exc:
         raise _fail(exc) from None
+    with closed_stdout_ok():  # ``ipb verify ITEMS | head``: the exit status stays verify's (s61 new user N13)
+        _print_verify(result, format)
+    if not result.ok:
+        raise typer.Exit(code=1)
+
+
+def _print_verify(result: Any, format: RunFormat) -> None:
+    """``ipb verify``'s report on standard output: one line per distinct problem, the count line and the card
+    source lines (table), or the JSON report."""
     if format is RunFormat.json:
         out.print(json.dumps(result.to_dict(), indent=2, sort_keys=True), markup=False)
     else:
@@ -344,5 +353,3 @@ def verify(
         # copy by name (s53newuser finding 10: after an edit elsewhere, "500 of 500 verified" against the copy)
         for text in card_source_lines(result.cards):
             out.print(text, markup=False)
-    if not result.ok:
-        raise typer.Exit(code=1)

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import ipb
 from ipb.engine.card import constraint_errors
@@ -192,3 +198,26 @@ def registry_in_use(tmp_path: Path, monkeypatch, text: str):
     use_investors(registry)
     yield registry
     use_investors()
+
+
+#: ``ipb`` as its console script runs it, for a process of its own (``subprocess.run([*IPB_COMMAND, "join", ...])``).
+IPB_COMMAND = (sys.executable, "-c", "from ipb.cli import main; main()")
+
+
+def ipb_process(*args: str, **popen: Any) -> "subprocess.Popen[bytes]":
+    """``ipb ARGS`` started in a process of its own, in the repository root, as the console script runs it (its own
+    standard input, output and signal handlers, which CliRunner does not give); ``popen`` goes to Popen."""
+    return subprocess.Popen([*IPB_COMMAND, *args], cwd=ROOT, **popen)
+
+
+def wait_for_temporary_file(proc: "subprocess.Popen[bytes]", out: Path, command: str, timeout: float = 120) -> None:
+    """Wait until ``command`` (running as ``proc``) has made its temporary file beside ``out`` (a ``.tmp`` in
+    ``out``'s folder), so that a signal sent now lands while it writes; fail the test, with the end of its stderr,
+    when it exits or ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while not (out.parent.is_dir() and any(p.name.endswith(".tmp") for p in out.parent.iterdir())):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            said = proc.stderr.read().decode()[-2000:] if proc.stderr is not None else ""
+            pytest.fail(f"ipb {command} made no temporary file: {said}")
+        time.sleep(0.05)

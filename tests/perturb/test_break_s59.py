@@ -11,8 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from typer.testing import CliRunner
 
 from ipb._files import clean_stale
 from ipb.cli import app
+from perturb_support import ipb_process, wait_for_temporary_file
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,17 +134,12 @@ def test_clean_stale_removes_only_the_tools_own_random_names(tmp_path):
 def _start_join(fifo: Path, out: Path, first_line: str) -> tuple[subprocess.Popen[bytes], object]:
     """``ipb join FIFO --out OUT`` in a real process, fed one line and then kept waiting (the FIFO left open)."""
     os.mkfifo(fifo)
-    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", "join", "--no-cards", str(fifo),
-                             "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = ipb_process("join", "--no-cards", str(fifo), "--out", str(out), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
     writer = open(fifo, "w", encoding="utf-8")
     writer.write(first_line + "\n")
     writer.flush()
-    deadline = time.monotonic() + 120
-    while not (out.parent.is_dir() and any(p.name.endswith(".tmp") for p in out.parent.iterdir())):
-        if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail(f"ipb join made no temporary file: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        time.sleep(0.05)
+    wait_for_temporary_file(proc, out, "join")
     return proc, writer
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from ipb.perturb.verify import verify_items
 from tests.perturb.test_break_s59 import BASE as BUFFETT_BASE, _item, _start_join
 from tests.perturb.test_card_copy_hash_s60 import _perturb
 from tests.perturb.test_newuser_s59b import CARD
+from perturb_support import IPB_COMMAND, ROOT, ipb_process, wait_for_temporary_file
 
 runner = CliRunner()
 
@@ -52,15 +51,11 @@ def test_join_keeps_each_lines_own_ending_in_a_mixed_file(tmp_path):
     assert out.read_bytes() == one + b"\r\n" + two + b"\n" + three + b"\n"  # blank line dropped, last line ended
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 def _join_stdin(stdin: Path, *args: str) -> tuple[int, str]:
     """``ipb join ARGS`` in a process of its own with ``stdin`` as its standard input (descriptor 0, which
     CliRunner's ``input`` does not replace)."""
     with open(stdin, "rb") as handle:
-        proc = subprocess.run([sys.executable, "-c", "from ipb.cli import main; main()", "join", *args], cwd=ROOT,
-                              stdin=handle, capture_output=True, timeout=120)
+        proc = subprocess.run([*IPB_COMMAND, "join", *args], cwd=ROOT, stdin=handle, capture_output=True, timeout=120)
     return proc.returncode, " ".join(proc.stderr.decode("utf-8").split())
 
 
@@ -116,16 +111,10 @@ def test_join_stopped_by_another_terminating_signal_says_so_and_leaves_nothing(t
 def test_perturb_stopped_by_sigusr1_says_so_and_leaves_nothing(tmp_path):
     # the same handling in ipb perturb (a million items of the Buffett card: minutes, stopped while it writes)
     out = tmp_path / "run" / "items.jsonl"
-    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", "perturb", "--card",
-                             "buffett_acquisition_checklist", "--base", str(BUFFETT_BASE), "--n", "1000000", "--seed",
-                             "1", "--ops", "metric", "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while not (out.parent.is_dir() and any(p.name.endswith(".tmp") for p in out.parent.iterdir())):
-        if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail(f"ipb perturb made no temporary file: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        time.sleep(0.05)
+    proc = ipb_process("perturb", "--card", "buffett_acquisition_checklist", "--base", str(BUFFETT_BASE), "--n",
+                       "1000000", "--seed", "1", "--ops", "metric", "--out", str(out), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    wait_for_temporary_file(proc, out, "perturb")
     proc.send_signal(signal.SIGUSR1)
     _, errors = proc.communicate(timeout=60)
     said = " ".join(errors.decode().split())

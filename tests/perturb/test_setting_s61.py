@@ -36,22 +36,26 @@ def _neff(tmp_path: Path, setting: str, ask: str) -> Path:
     return path
 
 
-def test_framework_slot_is_the_cards_name_as_written(tmp_path):
-    # Before: "A low-P/E fund is applying the Screen." and "What does the Screen say?"
-    frame = build_frame([str(_neff(tmp_path, "A low-P/E fund is applying the {framework}.",
-                                   "What does the {framework} say?"))])
-    question = render_question(frame, base_from_facts(frame, FACTS))
-    assert question.startswith("A low-P/E fund is applying the John Neff Screen.\n")
-    assert "What does the John Neff Screen say? Apply John Neff's Screen to this decision." in question
-    assert question_opening(frame) == "A low-P/E fund is applying the John Neff Screen."  # the round trip's reader
+#: (setting, ask, the question's first line, what the ask reads): N9. Before, the first read "A low-P/E fund is
+#: applying the Screen." and "What does the Screen say?"; after ``{investor}'s`` (straight or curly apostrophe) the
+#: name is shortened, so that the investor is not named twice.
+SLOTS = [
+    ("A low-P/E fund is applying the {framework}.", "What does the {framework} say?",
+     "A low-P/E fund is applying the John Neff Screen.",
+     "What does the John Neff Screen say? Apply John Neff's Screen to this decision."),
+    ("{investor}'s fund is applying {investor}’s {framework}.", "Does it pass {investor}'s {framework}?",
+     "John Neff's fund is applying John Neff’s Screen.", "Does it pass John Neff's Screen? Apply"),
+]
 
 
-def test_framework_slot_after_the_investors_possessive_does_not_name_him_twice(tmp_path):
-    frame = build_frame([str(_neff(tmp_path, "{investor}'s fund is applying {investor}’s {framework}.",
-                                   "Does it pass {investor}'s {framework}?"))])
+@pytest.mark.parametrize("setting,ask,opening,asked", SLOTS, ids=["as-written", "after-possessive"])
+def test_framework_slot_is_the_name_as_written_and_shortened_after_the_possessive(tmp_path, setting, ask, opening,
+                                                                                  asked):
+    frame = build_frame([str(_neff(tmp_path, setting, ask))])
     question = render_question(frame, base_from_facts(frame, FACTS))
-    assert question.startswith("John Neff's fund is applying John Neff’s Screen.\n")
-    assert "Does it pass John Neff's Screen? Apply" in question
+    assert question.startswith(opening + "\n")
+    assert asked in question
+    assert question_opening(frame) == opening  # the round trip's reader
 
 
 #: (question block put before the card's inputs: (line 12), what ipb check says at file:LINE:COL; worked by counting
