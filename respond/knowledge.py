@@ -60,12 +60,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ipb.engine._exact import as_fraction
 from ipb.engine.card import Card, Gate, Source
 from ipb.engine.execute import format_value
 from ipb.engine.investors import find_investor, fold_name
@@ -305,6 +307,35 @@ def _number(value: Decimal, unit: str | None) -> str:
     return format_value(value, unit)
 
 
+def _threshold_sentence(card: Card) -> str:
+    """The threshold line of :func:`card_text`, as the executor decides it (``engine.execute._threshold``).
+
+    The executor meets a threshold when the gates giving the counted verdict weigh at least ``min_weight`` together
+    (``min_weight`` is ``at_least`` when the card gives none, so with every weight 1 that is a count of gates). With
+    every weight 1 and ``min_weight`` equal to ``at_least`` the line is a count; otherwise it states the weight, the
+    fewest gates that can reach it, and whether any set of that many can (s62 new user N1: the line said "at least 4
+    gate(s) giving PROCEED (or a total weight of at least 7)", and a model told "or" answered BUY where four light
+    gates PROCEEDed without the heavy one and the card says DO_NOT_BUY).
+
+    Examples
+    --------
+    >>> _threshold_sentence(compiled_card("munger_opportunity_evaluation").card)
+    'Threshold: the final verdict is decided by at least 3 gate(s) giving PROCEED.'
+    """
+    t = card.threshold
+    assert t is not None
+    weights = sorted((as_fraction(g.weight) for g in card.gates), reverse=True)
+    need = as_fraction(t.min_weight)
+    if all(w == 1 for w in weights) and need == t.n:
+        return f"Threshold: the final verdict is decided by at least {t.n} gate(s) giving {t.count}."
+    fewest = next((k for k in range(1, len(weights) + 1) if sum(weights[:k], Fraction(0)) >= need), len(weights))
+    any_set = sum(weights[len(weights) - fewest:], Fraction(0)) >= need
+    text = (f"Threshold: the final verdict is decided by the weight of the gates giving {t.count}: together they must "
+            f"weigh at least {_number(t.min_weight, None)} (a gate weighs 1 unless a weight is listed with it), "
+            f"so at least {fewest} gate(s)")
+    return text + ("." if any_set else f", and not every {fewest} of them weigh enough.")
+
+
 def card_text(card: Card) -> str:
     """The whole framework card as plain text, for the condition C (oracle) prompt.
 
@@ -331,11 +362,7 @@ def card_text(card: Card) -> str:
         lines.append(f"Why: {_flat(card.topology_rationale)}")
     lines.append(_logic_sentence(card))
     if card.threshold is not None:
-        t = card.threshold
-        text = f"Threshold: the final verdict is decided by at least {t.n} gate(s) giving {t.count}"
-        if t.min_weight and t.min_weight > 0:
-            text += f" (or a total weight of at least {_number(t.min_weight, None)})"
-        lines.append(text + ".")
+        lines.append(_threshold_sentence(card))
     outcomes = ", ".join(f"{k}: {v}" for k, v in card.outcomes.items())
     lines.append(f"Final verdicts: {outcomes}.")
     start, end = card.vintage
