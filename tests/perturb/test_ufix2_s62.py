@@ -8,11 +8,18 @@ knowledge differs"); the same copy beside the input was refused.
 
 from __future__ import annotations
 
+import os
+import subprocess
+
+import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
 from ipb.perturb.verify import verify_items
+from perturb_support import IPB_COMMAND, ROOT
+from tests.perturb.test_card_copy_hash_s60 import _perturb
 from tests.perturb.test_copy_rule_s61 import _bundled_made
+from tests.perturb.test_newuser_s59b import CARD
 
 runner = CliRunner()
 
@@ -45,3 +52,32 @@ def test_a_description_edited_copy_of_a_listed_card_beside_the_output_is_refused
     code, text = _join(str(items), "--out", str(out))
     assert code == 0, text
     assert stale.read_bytes() == good.read_bytes() and verify_items(out).ok
+
+
+# N7 ---------------------------------------------------------------------------------------------------------------
+
+BUFFETT_BASE = "frameworks/scenarios/buffett_acquisition_checklist/ipb_p_011_base.yaml"
+FULL = "ipb: cannot write standard output: No space left on device; what it holds is incomplete"
+
+
+def _to_full(*args: str) -> tuple[int, str]:
+    """``ipb ARGS > /dev/full`` in a process of its own, as the console script runs it."""
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([*IPB_COMMAND, *args], cwd=ROOT, stdout=full, stderr=subprocess.PIPE, timeout=300)
+    return proc.returncode, proc.stderr.decode("utf-8")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_standard_output_on_a_full_device_is_one_line_and_exit_1(tmp_path):
+    # Before: exit 1 and a rich traceback ending "OSError: [Errno 28] No space left on device" (plain traceback for
+    # the fast ipb run path) for every one of these.
+    items = _perturb(tmp_path / "made", CARD.encode("utf-8"))
+    answer = tmp_path / "answer.txt"
+    answer.write_text("Gate 1: PROCEED. Gate 2: PROCEED. Final verdict: BUY\n", encoding="utf-8")
+    commands = [("verify", str(items)), ("verify", str(items), "--format", "json"),
+                ("run", "buffett_acquisition_checklist", BUFFETT_BASE), ("check", BUFFETT_BASE),
+                ("parse", "buffett_acquisition_checklist", str(answer), "--no-embed"),
+                ("parse", "buffett_acquisition_checklist", str(answer), "--no-embed", "--format", "json"),
+                ("investors",), ("catalog",)]
+    for command in commands:
+        assert _to_full(*command) == (1, FULL + "\n"), command
