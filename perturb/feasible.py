@@ -129,7 +129,9 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
                 # reads (s34slow: the derived value is no longer computed for a probe such a rule already refuses)
                 check = rule if k.expr.names.isdisjoint(derived) else _completing(frame, rule)
             else:
-                rng = c.card.inputs[k.derive].range
+                # every card's range, not the deriving card's alone (s62 new user N2: ipb verify holds the fact to
+                # each range another card of an L8 frame declares for it)
+                rng = frame.shared_range(k.derive)
                 if rng is None:
                     continue
 

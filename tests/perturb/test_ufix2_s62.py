@@ -8,8 +8,10 @@ knowledge differs"); the same copy beside the input was refused.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from decimal import Decimal
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +22,7 @@ from perturb_support import IPB_COMMAND, ROOT
 from tests.perturb.test_card_copy_hash_s60 import _perturb
 from tests.perturb.test_copy_rule_s61 import _bundled_made
 from tests.perturb.test_newuser_s59b import CARD
+from tests.perturb.test_ufix_s62 import _L8_BASE, _UP, _L8_HEAD
 
 runner = CliRunner()
 
@@ -81,3 +84,60 @@ def test_standard_output_on_a_full_device_is_one_line_and_exit_1(tmp_path):
                 ("investors",), ("catalog",)]
     for command in commands:
         assert _to_full(*command) == (1, FULL + "\n"), command
+
+
+# N2 ---------------------------------------------------------------------------------------------------------------
+
+# price_to_book drawn on [0.5x, 1.5x]; up_rule derives it as market_cap / book_value, both on [$100M, $2B], so its
+# own range [0.05x, 20x] is far wider
+_NARROW = _L8_HEAD.format(id="narrow_pb") + """\
+inputs:
+  price_to_book: {type: multiple, range: [0.5x, 1.5x], step: 0.01x}
+gates:
+  - {id: fair, name: Fair price, proceed: price_to_book < 1.2x, required_elements: [price_to_book]}
+"""
+
+
+def _narrow_files(tmp_path):
+    up, narrow, base = tmp_path / "up.yaml", tmp_path / "narrow.yaml", tmp_path / "base.yaml"
+    up.write_text(_UP, encoding="utf-8")
+    narrow.write_text(_NARROW, encoding="utf-8")
+    base.write_text(_L8_BASE.replace("  book_discount: 20%\n", ""), encoding="utf-8")
+    return up, narrow, base
+
+
+def test_a_derived_value_outside_another_cards_range_breaks_the_frame(tmp_path):
+    from ipb.perturb.frame import build_frame
+
+    up, narrow, _ = _narrow_files(tmp_path)
+    frame = build_frame([str(up), str(narrow)])
+    assert frame.shared_range("price_to_book") == (Decimal("0.5"), Decimal("1.5"))
+    assert frame.shared_range("market_cap") == (Decimal("100000000"), Decimal("2000000000"))
+    # $1.8B / $1B = 1.8x: inside up_rule's [0.05x, 20x], outside narrow_pb's [0.5x, 1.5x]
+    high = {"market_cap": Decimal("1800000000"), "book_value": Decimal("1000000000")}
+    said = "up_rule/pb_from_parts (derived price_to_book outside the range another card declares for it)"
+    assert frame.narrower_derived(high) == [said]
+    assert said in frame.violations_from({}, high, ("market_cap",))
+    assert frame.breaks_constraint({}, high, ("market_cap",))
+    # $1.2B / $1B = 1.2x, and $500M / $1B = 0.5x (the range's end): inside both
+    assert frame.narrower_derived({"market_cap": Decimal("1200000000"), "book_value": Decimal("1000000000")}) == []
+    assert frame.narrower_derived({"market_cap": Decimal("500000000"), "book_value": Decimal("1000000000")}) == []
+    assert build_frame([str(up)]).narrower_derived(high) == []  # one card: its own range, violations' rule
+
+
+def test_an_l8_run_keeps_a_derived_input_inside_every_cards_range(tmp_path):
+    # Before: ipb verify failed items, "fact price_to_book = ... is outside the range [0.5x, 1.5x] that card
+    # 'narrow_pb' declares for it": 2.16x, 1.85x, ... with these cards and seed).
+    up, narrow, base = _narrow_files(tmp_path)
+    for order in ((up, narrow), (narrow, up)):
+        out = tmp_path / order[0].stem / "items.jsonl"
+        made = runner.invoke(app, ["perturb", "--card", str(order[0]), "--card", str(order[1]), "--base", str(base),
+                                   "--n", "40", "--seed", "3", "--out", str(out)])
+        assert made.exit_code == 0, made.output
+        checked = verify_items(out)
+        assert checked.ok, [c.problems[:1] for c in checked.checks if c.status != "ok"][:3]
+        facts = [json.loads(line)["scenario"]["facts"] for line in out.read_text(encoding="utf-8").splitlines()]
+        assert len(facts) == 40
+        for f in facts:
+            if "price_to_book" in f:
+                assert Decimal("0.5") <= Decimal(f["price_to_book"].rstrip("x")) <= Decimal("1.5"), f
