@@ -33,7 +33,7 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
-from ipb.perturb.frame import Frame
+from ipb.perturb.frame import Frame, shared_range
 from ipb.perturb.values import Grid
 
 __all__ = ["SAMPLES", "EXACT_LIMIT", "Check", "constraint_checks", "checks_without_pending", "era_checks",
@@ -131,7 +131,7 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
             else:
                 # every card's range, not the deriving card's alone (s62 new user N2: ipb verify holds the fact to
                 # each range another card of an L8 frame declares for it)
-                rng = frame.shared_range(k.derive)
+                rng = shared_range(frame, k.derive)
                 if rng is None:
                     continue
 

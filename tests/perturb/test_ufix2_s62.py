@@ -107,22 +107,22 @@ def _narrow_files(tmp_path):
 
 
 def test_a_derived_value_outside_another_cards_range_breaks_the_frame(tmp_path):
-    from ipb.perturb.frame import build_frame
+    from ipb.perturb.frame import build_frame, narrower_derived, shared_range
 
     up, narrow, _ = _narrow_files(tmp_path)
     frame = build_frame([str(up), str(narrow)])
-    assert frame.shared_range("price_to_book") == (Decimal("0.5"), Decimal("1.5"))
-    assert frame.shared_range("market_cap") == (Decimal("100000000"), Decimal("2000000000"))
+    assert shared_range(frame, "price_to_book") == (Decimal("0.5"), Decimal("1.5"))
+    assert shared_range(frame, "market_cap") == (Decimal("100000000"), Decimal("2000000000"))
     # $1.8B / $1B = 1.8x: inside up_rule's [0.05x, 20x], outside narrow_pb's [0.5x, 1.5x]
     high = {"market_cap": Decimal("1800000000"), "book_value": Decimal("1000000000")}
     said = "up_rule/pb_from_parts (derived price_to_book outside the range another card declares for it)"
-    assert frame.narrower_derived(high) == [said]
+    assert narrower_derived(frame, high) == [said]
     assert said in frame.violations_from({}, high, ("market_cap",))
     assert frame.breaks_constraint({}, high, ("market_cap",))
     # $1.2B / $1B = 1.2x, and $500M / $1B = 0.5x (the range's end): inside both
-    assert frame.narrower_derived({"market_cap": Decimal("1200000000"), "book_value": Decimal("1000000000")}) == []
-    assert frame.narrower_derived({"market_cap": Decimal("500000000"), "book_value": Decimal("1000000000")}) == []
-    assert build_frame([str(up)]).narrower_derived(high) == []  # one card: its own range, violations' rule
+    assert narrower_derived(frame, {"market_cap": Decimal("1200000000"), "book_value": Decimal("1000000000")}) == []
+    assert narrower_derived(frame, {"market_cap": Decimal("500000000"), "book_value": Decimal("1000000000")}) == []
+    assert narrower_derived(build_frame([str(up)]), high) == []  # one card: its own range, violations' rule
 
 
 def test_an_l8_run_keeps_a_derived_input_inside_every_cards_range(tmp_path):
