@@ -170,6 +170,61 @@ class SafeConsole(Console):
             _null_stdout()
         raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
+    def _check_buffer(self) -> None:
+        """rich's write of the buffer, with a failure to write standard output other than a closed pipe (a full
+        device: ``ipb verify ITEMS > /dev/full``, s62 new user N7) raised as :class:`StandardOutputError`, which
+        :func:`main` reports in one line, instead of an ``OSError`` traceback."""
+        try:
+            super()._check_buffer()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            if self.stderr:
+                raise
+            self.quiet = True
+            raise _stdout_failed(exc) from None
+
+
+class StandardOutputError(Exception):
+    """Standard output could not be written for a reason other than a closed pipe (``ENOSPC`` on a full device,
+    ``EIO``; s62 new user N7). :func:`main` prints :attr:`message` on standard error and exits 1. Not an
+    ``OSError``, so that no command's handler of a failed ``--out`` write files it against a path."""
+
+    def __init__(self, error: OSError) -> None:
+        self.error = error
+        self.message = f"ipb: cannot write standard output: {error.strerror or error}; what it holds is incomplete"
+        super().__init__(self.message)
+
+
+def _stdout_failed(exc: OSError) -> StandardOutputError:
+    """Point standard output at the null device (the interpreter's last flush must not fail again) and return the
+    :class:`StandardOutputError` to raise for ``exc``."""
+    _null_stdout()
+    return StandardOutputError(exc)
+
+
+def write_stdout(text: str) -> None:
+    """``sys.stdout.write(text)`` for output printed around the console (JSON of ``ipb parse``, dry-run requests), a
+    failure other than a closed pipe raised as :class:`StandardOutputError` (s62 new user N7)."""
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _stdout_failed(exc) from None
+
+
+def flush_stdout() -> None:
+    """``sys.stdout.flush()``, a failure other than a closed pipe raised as :class:`StandardOutputError` (:func:`main`
+    flushes here at the end, where the interpreter's own last flush would print ``Exception ignored ... OSError``
+    and exit 120)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _stdout_failed(exc) from None
+
 
 
 class _ClosedStdout:
@@ -510,22 +565,34 @@ def main() -> None:  # pragma: no cover - console entry point
     """The ``ipb`` console script: :func:`fast_invocation` for a plain ``ipb run`` line, typer otherwise.
 
     A closed standard output that a command does not let through (:func:`closed_stdout_ok`) ends it with exit 1 and
-    no traceback, as click does for the others (the fast ``ipb run`` path printed one)."""
+    no traceback, as click does for the others (the fast ``ipb run`` path printed one). Standard output that cannot
+    be written otherwise (a full device, :class:`StandardOutputError`, also at the last flush) ends it with one line
+    on standard error and exit 1 (s62 new user N7: an ``OSError`` traceback in every command)."""
     global CONSOLE_PROCESS
     CONSOLE_PROCESS = True
     stop_on_terminate()
     call = fast_invocation(sys.argv[1:])
     try:
-        if call is not None:
-            import gc
+        try:
+            if call is not None:
+                import gc
 
-            # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the
-            # process, so the collector need not walk them again at every full collection while a 5 MB answer is
-            # parsed
-            gc.freeze()
-            call()
-            return
-        app()
+                # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the
+                # process, so the collector need not walk them again at every full collection while a 5 MB answer
+                # is parsed
+                gc.freeze()
+                call()
+                return
+            app()
+        finally:  # here, not at the interpreter's exit, so that a failure is told in one line
+            flush_stdout()
     except BrokenPipeError:
         _null_stdout()
+        sys.exit(1)
+    except StandardOutputError as exc:
+        try:
+            sys.stderr.write(exc.message + "\n")
+            sys.stderr.flush()
+        except OSError:
+            pass
         sys.exit(1)

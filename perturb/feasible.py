@@ -33,7 +33,7 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
-from ipb.perturb.frame import Frame
+from ipb.perturb.frame import Frame, shared_range
 from ipb.perturb.values import Grid
 
 __all__ = ["SAMPLES", "EXACT_LIMIT", "Check", "constraint_checks", "checks_without_pending", "era_checks",
@@ -129,7 +129,9 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
                 # reads (s34slow: the derived value is no longer computed for a probe such a rule already refuses)
                 check = rule if k.expr.names.isdisjoint(derived) else _completing(frame, rule)
             else:
-                rng = c.card.inputs[k.derive].range
+                # every card's range, not the deriving card's alone (s62 new user N2: ipb verify holds the fact to
+                # each range another card of an L8 frame declares for it)
+                rng = shared_range(frame, k.derive)
                 if rng is None:
                     continue
 

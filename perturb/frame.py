@@ -46,7 +46,7 @@ from ipb.perturb.vintage import Window, date_problem, framework_window
 _REJECT = Verdict.REJECT
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key",
-           "held_by_reject_of"]
+           "held_by_reject_of", "shared_range", "narrower_derived"]
 
 
 @dataclass(frozen=True)
@@ -368,11 +368,12 @@ class Frame:
         and constants), so only the others are evaluated; ``reference``'s
         answers are remembered for the last few references seen (by identity:
         a run draws its candidates from the same base). Falls back to
-        :meth:`violations` when some constraint derives an input.
+        :meth:`violations` when some constraint derives an input, with
+        :func:`narrower_derived` added.
         """
         entry = self._reference_entry(reference)
         if entry is None:
-            return self.violations(facts)
+            return self.violations(facts) + narrower_derived(self, facts)
         held = entry[1]
         moved = frozenset(moved)
         return [label for label, fn, names, was in held
@@ -397,10 +398,10 @@ class Frame:
         return held  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
-        """``bool(self.violations(facts))``, computed as :meth:`violations_from` and stopping at the first broken one."""
+        """``bool(self.violations_from(reference, facts, moved))``, stopping at the first broken one."""
         entry = self._reference_entry(reference)
         if entry is None:
-            return bool(self.violations(facts))
+            return bool(self.violations(facts) or narrower_derived(self, facts))
         held = entry[1]
         moved = frozenset(moved)
         if entry[2]:
@@ -584,6 +585,46 @@ def card_outcomes(card: Card | CompiledCard) -> list[str]:
     if not conjunction or undecided_on_stated_facts(card if isinstance(card, CompiledCard) else compile_card(plain)):
         names.append(INCONCLUSIVE_OUTCOME)
     return list(dict.fromkeys(names))
+
+
+def shared_range(frame: Frame, name: str) -> tuple[Any, Any] | None:
+    """The intersection of the ranges every card of the frame declares for input ``name`` (engine values, the
+    input's own unit), the range a shared fact must keep (module docstring); None when no card declares one.
+
+    >>> f = build_frame(["dalio_debt_supercycle_navigation"])
+    >>> shared_range(f, "yield_curve_slope") == f.cards[0].card.inputs["yield_curve_slope"].range
+    True
+    """
+    held = frame.memo.setdefault("shared_range", {})
+    if name not in held:
+        ranges = [c.card.inputs[name].range for c in frame.cards if name in c.card.inputs]
+        found = [r for r in ranges if r is not None]
+        held[name] = (max(r[0] for r in found), min(r[1] for r in found)) if found else None
+    return held[name]  # type: ignore[no-any-return]
+
+
+def narrower_derived(frame: Frame, facts: Mapping[str, Any]) -> list[str]:
+    """``card_id/constraint_id (...)`` of every ``derive`` constraint whose recomputed value lies inside the
+    deriving card's own range but outside the range another card of an L8 frame declares for that input (its
+    :func:`shared_range`): ``ipb verify`` holds a fact to every card's range (s62 new user N2: a margin derived on
+    [-50%, 50%] and drawn by another card on [0%, 30%] was written at 46.2%). Empty when no card narrows a
+    derived input (every L7 frame), without recomputing anything. Outside its own range is :meth:`Frame.violations`'.
+    """
+    plan = frame.memo.get("narrower_derived")
+    if plan is None:
+        plan = frame.memo["narrower_derived"] = [
+            (f"{c.card.id}/{k.id}", k.derive, c.card.inputs[k.derive].range, shared_range(frame, k.derive))
+            for c in frame.cards for k in c.card.constraints
+            if k.derive is not None and shared_range(frame, k.derive) not in (None, c.card.inputs[k.derive].range)]
+    if not plan:
+        return []
+    full = frame.complete(facts)
+    out: list[str] = []
+    for label, name, own, shared in plan:
+        value = full.get(name)
+        if value is not None and (own is None or own[0] <= value <= own[1]) and not shared[0] <= value <= shared[1]:
+            out.append(f"{label} (derived {name} outside the range another card declares for it)")
+    return out
 
 
 def build_frame(

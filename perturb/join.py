@@ -284,6 +284,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     # every file input's folder, whether or not any of its lines is kept (s61 new user N4: ``cat A | ipb join - A``
     # keeps A's lines from the pipe, and the copies beside A were not carried)
     folders = [Path(p).parent for p in paths if str(p) != STDIN]
+    file_inputs = [p for p in paths if str(p) != STDIN]
     stale_kept: set[tuple[str, str, str]] = set()  # changed copies beside the output that kept lines named
 
     def carried(source: str, folder: Path | None) -> Path | None:
@@ -317,7 +318,11 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                     stale_kept.add((card_id, sha, source))
         if not changed:
             return
-        check = changes.check(number, text, copies, None if folder is None else path)
+        # the card search ipb verify OUT will have: the output's copies first (a copy already there is the one the
+        # release carries), then this input's, then the other inputs' (s62 new user N3: with this input's alone, a
+        # description-edited copy beside the output passed here and failed verify, condition B knowledge differs)
+        search = [target, *([] if folder is None else [path]), *file_inputs]
+        check = changes.check(number, text, copies, search)
         if check.status != "ok":
             stale = [(c, good_copy(source, sha)) for c, source, sha in changed if c.parent.parent == out_folder]
             if stale:  # s61 new user N12: the fault is the copy already beside the output, not the input's line

@@ -17,7 +17,7 @@ that is the one warning of :func:`card_source_lines` in both.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ipb.engine.registry import bundled_card_paths, card_file_sha256, copy_dirs, find_card, item_card_pairs
 from ipb.errors import IpbError
@@ -151,19 +151,26 @@ class ChangedCopies:
         when there is none."""
         return next((p for p in bundled_card_paths() if p.stem == card_id), None)
 
-    def check(self, line: int, text: str, cards: Mapping[str, str], items: str | Path | None = None) -> Any:
+    def check(self, line: int, text: str, cards: Mapping[str, str],
+              items: str | Path | Sequence[str | Path] | None = None) -> Any:
         """The :class:`ipb.perturb.verify.RecordCheck` ``ipb verify`` gives the item ``text`` (line ``line``) when its
         cards are the files ``cards`` (card id -> path; other cards as the card search finds them). With ``items``
         (the items file the line is from), the card search is first set as ``ipb verify ITEMS`` sets it
         (:func:`ipb.engine.registry.use_cards`), so the lookups verify makes through the items' own copies (condition
-        B's knowledge of the cards an investor lists) find the same files."""
-        from ipb.engine.registry import use_cards
+        B's knowledge of the cards an investor lists) find the same files. ``items`` may be several items files, whose
+        ``ipb-cards/`` folders are searched in that order (``ipb join``: the output's first, as ``ipb verify OUT``
+        will find its copies there; s62 new user N3)."""
+        from ipb.engine.registry import use_cards, use_items
         from ipb.perturb.verify import _Checker
 
-        if items is not None and str(items) != self._items:
-            use_cards((), items)
-            self._items = str(items)
-            self._checkers.clear()
+        if items is not None:
+            order = [str(items)] if isinstance(items, (str, Path)) else [str(i) for i in items]
+            if "\0".join(order) != self._items:
+                use_cards((), order[0])
+                for more in order[1:]:
+                    use_items(more, pin=False)
+                self._items = "\0".join(order)
+                self._checkers.clear()
         key = tuple(sorted(cards.items()))
         checker = self._checkers.get(key)
         if checker is None:

@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, json_printable, out
+from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, flush_stdout, json_printable, out, write_stdout
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.engine.registry import loaded_card
 from ipb.errors import IpbError, LoadError
@@ -86,8 +86,8 @@ def parse(
             doc = {"rules": doc, "llm": other.to_dict(), "agreement": compared.summary(), "disagreements": compared.disagreements}
         # straight to stdout: the console library would lay out megabytes of JSON; C0 controls are escaped by json,
         # bidirectional and other format characters by json_printable (same value for a JSON reader)
-        sys.stdout.write(json_printable(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")
-        sys.stdout.flush()
+        write_stdout(json_printable(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")
+        flush_stdout()
     else:
         _print_table(parsed, text)
         if compared is not None:

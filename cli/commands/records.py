@@ -23,7 +23,7 @@ from typing import Any, Optional
 import typer
 
 from ipb._files import refuse_overwriting, write_text_atomic
-from ipb.cli._app import _fail, _write_failed, app, err, json_printable
+from ipb.cli._app import _fail, _write_failed, app, err, json_printable, write_stdout
 from ipb.engine._json import json_value
 from ipb.errors import ErrorGroup, IpbError, ScoreError
 from ipb.neighbours.records import load_records, parse_finlogic, score_outcomes, summarise
@@ -54,7 +54,7 @@ def emit_json(payload: dict[str, Any], output: Optional[Path], *, compact: bool 
     """Print ``payload`` as JSON, or write it atomically to ``output``."""
     text = render_json(payload, compact=compact)
     if output is None:
-        sys.stdout.write(json_printable(text))  # a terminal sees escapes, not bidirectional controls
+        write_stdout(json_printable(text))  # a terminal sees escapes, not bidirectional controls
     else:
         try:
             write_atomic(output, text)

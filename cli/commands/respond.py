@@ -32,7 +32,7 @@ from typing import Any, Optional
 import typer
 
 from ipb.cli import _app  # the module, not the name: _interrupted reads CONSOLE_PROCESS as main() left it
-from ipb.cli._app import INVESTORS_HELP, _fail, _write_failed, app, err, json_printable, out, use_investor_files
+from ipb.cli._app import INVESTORS_HELP, _fail, _write_failed, app, err, json_printable, out, use_investor_files, write_stdout
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 
@@ -307,7 +307,7 @@ def respond(
         )
         if dry_run:
             for req in prepare_requests(loaded, config, warn=_warn):
-                sys.stdout.write(json_printable(dumps_record({"item_id": req.item.id, "condition": req.condition, "problem": req.problem,
+                write_stdout(json_printable(dumps_record({"item_id": req.item.id, "condition": req.condition, "problem": req.problem,
                                         "prompt_version": req.prompt_version, "prompt_hash": req.prompt_hash,
                                         "request_hash": req.request_hash, "settings": req.settings,
                                         "context": req.context, "messages": req.messages})) + "\n")
