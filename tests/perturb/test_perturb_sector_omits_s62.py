@@ -110,3 +110,49 @@ def test_registry_find_does_not_raise():
     reg = bundled_sectors()
     assert reg.find("financials") is reg.get("financials")
     assert [reg.find(x) for x in ("Financials", "banks", "", None, 3, True)] == [None] * 6
+
+
+# --------------------------------------------------------------------------- F8: a technology company's size by date
+LYNCH = "lynch_six_category_framework"
+
+#: IPB-LYN-SC-003-8d8a036ba3aab6c5 (REVIEW_s61 F8, 1983-06-30): the facts the reviewed item stated.
+_F8 = {"cyclical_industry": False, "debt_share": "34%", "distressed": False, "dividend_yield": "0%",
+       "earnings_growth": "25%", "expansion_room": True, "hidden_asset_value": "$0", "market_cap": "$21.48B",
+       "pe_ratio": "10.5x", "sector": "technology", "total_debt": "$1.37B"}
+
+
+def _dated(facts: dict, when) -> list[str]:
+    from perturb_support import anachronisms_of
+
+    return anachronisms_of(LYNCH, facts, when)
+
+
+def test_the_reviewed_f8_item_is_an_anachronism_and_its_neighbours_are_not():
+    """regimes.yaml sizes.sectors: a non-IBM technology company's share of the year's $110B bound is 0.12 in
+    1980-86 ($13.2B), 0.25 in 1987-89 ($27.5B), 1 before 1980 and from 1992 (hand-worked: 0.12 x $110B)."""
+    import datetime as dt
+
+    day = dt.date(1983, 6, 30)
+    assert _dated(_F8, day) == ["market_cap $21.48B (above the largest non-IBM technology company's market value "
+                                "about 1983, $13.2B: 12% of the largest US company's)"]
+    assert _dated({**_F8, "market_cap": "$13.2B", "total_debt": "$0.8B"}, day) == []  # the edge, kept
+    assert len(_dated({**_F8, "market_cap": "$13.3B", "total_debt": "$0.8B"}, day)) == 1
+    assert _dated({**_F8, "sector": "industrials"}, day) == []  # the bound is the technology sector's
+    assert _dated(_F8, 1979) == [] and _dated(_F8, 1992) == []  # the table speaks for 1980-91 only
+    assert _dated({**_F8, "market_cap": "$27.5B"}, 1987) == []  # DEC's August 1987 peak, $25.5B, rounded up
+    assert len(_dated({**_F8, "market_cap": "$27.6B"}, 1987)) == 1
+
+
+def test_the_lynch_seed_61_run_states_no_technology_company_above_the_bound():
+    """The review's Lynch run (decline_fast_grower_overpriced, 1983-06-30, --n 200 --seed 61): 8 of its 200 items
+    stated a technology company above $13.2B before (counted on /tmp/s61review/before), the reviewed one among them."""
+    from ipb.perturb.registries import bundled_regimes
+
+    result = generate(Job((LYNCH,), str(SCENARIOS / LYNCH / "decline_fast_grower_overpriced.yaml"), 61), 200)
+    items = [json.loads(line) for line in result.lines]
+    assert len(items) == 200
+    tech = [ipb.facts(LYNCH, it["scenario"]["facts"]) for it in items
+            if it["scenario"]["facts"].get("sector") == "technology" and it["scenario"]["as_of"] == "1983-06-30"]
+    assert tech and all(f["market_cap"] <= 13_200_000_000 for f in tech if "market_cap" in f)
+    assert "IPB-LYN-SC-003-8d8a036ba3aab6c5" not in {it["id"] for it in items}
+    assert bundled_regimes().size_bound(1983) == 110_000_000_000
