@@ -40,7 +40,7 @@ from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
-from ipb.perturb.sector_registry import context_omissions, omission_checks  # noqa: F401 (context_omissions: for generation)
+from ipb.perturb.sector_registry import base_states, context_omissions, omission_checks  # noqa: F401 (context_omissions: for generation)
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
 
@@ -396,7 +396,7 @@ class Frame:
             reads = [k.expr.names for c in self.cards for k in c.card.constraints] + [k.expr.names for k in self.deck]
             reads.extend(names for _, _, names in omission_checks(self))
             # the reference is held with its answers, so its id is not reused while it is remembered
-            answers = [(label, fn, names, fn(reference) is False) for (label, fn), names in zip(checks, reads)]
+            answers = [base_states((label, fn, names, fn(reference) is False)) for (label, fn), names in zip(checks, reads)]
             held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers))
         return held  # type: ignore[no-any-return]
 

@@ -21,7 +21,7 @@ from ipb.errors import LoadError, did_you_mean
 if TYPE_CHECKING:
     from ipb.perturb.frame import Frame
 
-__all__ = ["Era", "MetricDef", "OMITS_LABEL", "Sector", "SectorRegistry", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
+__all__ = ["Era", "MetricDef", "OMITS_LABEL", "Sector", "SectorRegistry", "base_states", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
            "model_omitted_inputs", "omission_checks", "omission_rule", "omitted_inputs", "sector_metric_inputs", "stated_omissions"]
 
 #: Metric unit family -> input types it can feed.
@@ -320,6 +320,16 @@ def omission_checks(frame: Frame) -> tuple[tuple[str, Callable[[Mapping[str, Any
     or sector omits); empty when the frame has no such rule."""
     rule = omission_rule(frame)
     return () if rule is None else ((OMITS_LABEL, rule[0], rule[1]),)
+
+
+def base_states(answer: tuple[str, Any, frozenset[str], bool]) -> tuple[str, Any, frozenset[str], bool]:
+    """A reference's constraint answer ``(label, fn, names read, broken on the reference)`` as
+    :meth:`ipb.perturb.frame.Frame.violations_from` reads it: the sector-omission rule broken by the reference itself
+    (a user's base stating a crypto-asset business's gross margin) is read as holding, so that base's items are made
+    as before stop 62 rather than all refused; every other answer unchanged."""
+    if answer[0] == OMITS_LABEL and answer[3]:
+        return answer[0], answer[1], frozenset(), False
+    return answer
 
 
 def context_omits(frame: Frame, facts: Mapping[str, Any], sector: str) -> bool:
