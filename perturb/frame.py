@@ -40,6 +40,7 @@ from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
+from ipb.perturb.sector_registry import base_states, context_omissions, omission_checks  # noqa: F401 (context_omissions: for generation)
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
 
@@ -334,6 +335,7 @@ class Frame:
         A constraint reading an unknown fact holds (Kleene: it cannot be
         shown false). Derived inputs are recomputed first; one that falls
         outside its input's declared range breaks its constraint too.
+        Stating an input the stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`).
         """
         checks = self._requires()
         if checks is not False:
@@ -357,6 +359,7 @@ class Frame:
                     if value is not None and derives.count(k.derive) == 1 and rounds_across(c, mine, k):
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} rounds across a gate line)")
         out.extend(f"deck/{k.id}" for k in self.deck if k.broken(facts))
+        out.extend(label for label, fn, _ in omission_checks(self) if fn(facts) is False)
         return out
 
     def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
@@ -392,8 +395,9 @@ class Frame:
             if len(recent) >= 8:
                 recent.clear()
             reads = [k.expr.names for c in self.cards for k in c.card.constraints] + [k.expr.names for k in self.deck]
+            reads.extend(names for _, _, names in omission_checks(self))
             # the reference is held with its answers, so its id is not reused while it is remembered
-            answers = [(label, fn, names, fn(reference) is False) for (label, fn), names in zip(checks, reads)]
+            answers = [base_states((label, fn, names, fn(reference) is False)) for (label, fn), names in zip(checks, reads)]
             held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers))
         return held  # type: ignore[no-any-return]
 
@@ -437,6 +441,7 @@ class Frame:
                 checks.append((f"{c.card.id}/{k.id}", k.expr.fn))
         # a deck constraint reads inputs of several cards: the scenario's facts hold them all
         checks.extend((f"deck/{k.id}", k.expr.fn) for k in self.deck)
+        checks.extend((label, fn) for label, fn, _ in omission_checks(self))  # stop 62, REVIEW_s61 F7
         self.memo["requires"] = checks
         return checks
 

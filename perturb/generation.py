@@ -90,8 +90,8 @@ from ipb.perturb._pool import COLLECT_EVERY, _Pool, _split  # noqa: F401 (COLLEC
 from ipb.perturb._spool import LineSpool
 from ipb.perturb.deck_moves import tied_rules
 from ipb.perturb.flip_era import timed_inputs
-from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
-                               scenario_key)
+from ipb.perturb.frame import (Frame, PScenario, build_frame, context_omissions, digest, fact_literals, load_base,
+                               relevant_key, scenario_key)
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.near import NearHits, near_key
@@ -378,7 +378,7 @@ class Generator:
             # candidate as theirs: its changed count and point too)
             return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
                              raw_point(self.frame, scenario))
-        broken = self.frame.violations_from(base, facts, self._moved(facts))
+        broken = self.frame.violations_from(base, facts, self._moved(facts)) + context_omissions(self.frame, facts, scenario.sector)
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         edges = self._knife_edges(facts, steps)

@@ -49,6 +49,10 @@ from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.periods import period_value
 from ipb.perturb.registries import Regime, Sector
+from ipb.perturb.sector_registry import metric_inputs  # noqa: F401 (importable from here, where it was first)
+from ipb.perturb.sector_registry import model_omitted_inputs as _model_omitted_inputs
+from ipb.perturb.sector_registry import omitted_inputs as _omitted_inputs
+from ipb.perturb.sector_registry import sector_metric_inputs as _sector_metric_inputs
 from ipb.perturb.spaces import subset_sizes, unspent
 from ipb.perturb.values import Grid, is_numeric, literal
 from ipb.perturb.vintage import require_cutoff
@@ -174,16 +178,6 @@ def _not_applicable(frame: Frame, what: str) -> PerturbError:
 # --------------------------------------------------------------------------- inputs operators may move
 
 
-def metric_inputs(frame: Frame) -> list[str]:
-    """Numeric inputs some gate reads and that declare a plausible range (derived inputs excepted)."""
-    held = frame.memo.get("metric_inputs")
-    if held is None:
-        derived = frame.derived
-        held = frame.memo["metric_inputs"] = tuple(n for n in frame.inputs if n in frame.grids
-                                                   and n in frame.consumers and n not in derived)
-    return list(held)
-
-
 def sector_inputs(frame: Frame) -> list[str]:
     """Category inputs that name the industry (``sector``, ``industry``...); read once per frame."""
     held = frame.memo.get("sector_inputs")
@@ -209,19 +203,6 @@ def regime_fact_inputs(frame: Frame) -> dict[str, str]:
             if fact is not None:
                 found[name] = fact.id
     return found
-
-
-def _sector_metric_inputs(frame: Frame) -> dict[str, str]:
-    """Metric inputs that stand for a sector registry metric -> the metric id (read once per frame)."""
-    held = frame.memo.get("sector_metric_inputs")
-    if held is None:
-        held = {}
-        for name in metric_inputs(frame):
-            metric = frame.sectors.metric_for(frame.inputs[name])
-            if metric is not None:
-                held[name] = metric.id
-        frame.memo["sector_metric_inputs"] = held
-    return dict(held)
 
 
 def _clipped(frame: Frame, name: str, lo: Decimal, hi: Decimal) -> Grid | None:
@@ -506,34 +487,6 @@ def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sect
     if held is None:
         held = memo[key] = [_sector_size(frame, facts, s, resample, year) for s in sectors]
     return held  # type: ignore[no-any-return]
-
-
-def _omitted_inputs(frame: Frame, sector: Sector) -> tuple[str, ...]:
-    """The card inputs whose facts a move to ``sector`` drops (its ``omits:``, by input name or by the registry
-    metric the input stands for), in card order; read once per frame and sector (s36rules, issue 18: a bank has no
-    gross margin and no subscription retention)."""
-    memo = frame.memo.setdefault("sector_omitted", {})
-    held = memo.get(sector.id)
-    if held is None:
-        metrics = _sector_metric_inputs(frame)
-        held = memo[sector.id] = tuple(n for n in frame.inputs
-                                       if n in sector.omits or metrics.get(n) in sector.omits)
-    return held  # type: ignore[no-any-return]
-
-
-def _model_omitted_inputs(frame: Frame, facts: Mapping[str, Any]) -> list[str]:
-    """The card inputs whose facts the business models ``facts`` state omit (the registry's ``models:`` ``omits:``,
-    by input name or by the metric the input stands for), in card order (s45rfix, s45review B4: a subscription
-    retention figure for an airline, a railroad, a retailer or a manufacturer the move had made of a software base)."""
-    omits = frame.sectors.model_omits
-    if not omits:
-        return []
-    names = {n for s in frame.sectors.sectors for group in (s.profile, s.allows) for n in group}
-    dropped = {m for n in names if isinstance(facts.get(n), str) for m in omits.get(facts[n], ())}
-    if not dropped:
-        return []
-    metrics = _sector_metric_inputs(frame)
-    return [n for n in frame.inputs if n in dropped or metrics.get(n) in dropped]
 
 
 def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:

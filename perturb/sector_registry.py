@@ -13,10 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ipb.engine.card import InputSpec
 from ipb.errors import LoadError, did_you_mean
+
+if TYPE_CHECKING:
+    from ipb.perturb.frame import Frame
+
+__all__ = ["Era", "MetricDef", "OMITS_LABEL", "Sector", "SectorRegistry", "base_states", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
+           "model_omitted_inputs", "omission_checks", "omission_rule", "omitted_inputs", "sector_metric_inputs", "stated_omissions"]
 
 #: Metric unit family -> input types it can feed.
 _FITS = {
@@ -169,6 +175,23 @@ class SectorRegistry:
         """
         return by_id(self.sectors, sector_id, "sector", self.file)
 
+    def find(self, sector_id: Any) -> Sector | None:
+        """A sector by id, or None when ``sector_id`` is no sector id of the file (any value: a stated fact's may be
+        a number or a bool). :meth:`get` is the raising lookup for a user's argument; this one is for stated facts.
+
+        >>> from ipb.perturb.registries import bundled_sectors
+        >>> reg = bundled_sectors()
+        >>> reg.find("financials").id, reg.find("no_such_sector"), reg.find(3)
+        ('financials', None, None)
+        """
+        if not isinstance(sector_id, str):
+            return None
+        ids = self.__dict__.get("_ids")
+        if ids is None:
+            ids = {s.id: s for s in self.sectors}
+            object.__setattr__(self, "_ids", ids)  # frozen: a cache only, not a field (no effect on ==)
+        return ids.get(sector_id)  # type: ignore[no-any-return]
+
     def pair_allowed(self, name: str, value: str, sector_id: str) -> bool | None:
         """Whether category input ``name`` may take ``value`` in sector ``sector_id`` (an id or alias): True when
         the sector's ``profile`` or ``allows`` names it, False when not, None when no sector lists ``name``
@@ -191,3 +214,177 @@ class SectorRegistry:
     def metric_for(self, spec: InputSpec) -> MetricDef | None:
         """The metric a card input stands for (by name or alias, and unit family), or None."""
         return _match(self.metrics, spec)
+
+
+# --------------------------------------------------------------------------- the sector-omission rule
+# (stop 62, issue 18 bar line 2, REVIEW_s61 F7: moved here from perturb/operators and perturb/undisclosed, so the sector
+# operator, the question's "not disclosed" sentence and the frame's validity check read one rule)
+
+#: The label a scenario stating an input its stated business model or sector omits is refused under (a constraint
+#: label of :meth:`ipb.perturb.frame.Frame.violations`; no card constraint id has a slash).
+OMITS_LABEL = "sectors/omits"
+
+
+def metric_inputs(frame: Frame) -> list[str]:
+    """Numeric inputs some gate reads and that declare a plausible range (derived inputs excepted), in card order;
+    read once per frame. (Importable from :mod:`ipb.perturb.operators` too, where it was first.)"""
+    held = frame.memo.get("metric_inputs")
+    if held is None:
+        derived = frame.derived
+        held = frame.memo["metric_inputs"] = tuple(n for n in frame.inputs if n in frame.grids
+                                                   and n in frame.consumers and n not in derived)
+    return list(held)
+
+
+def sector_metric_inputs(frame: Frame) -> dict[str, str]:
+    """Metric inputs (:func:`metric_inputs`) that stand for a sector registry metric -> the metric id (read once per
+    frame; a fresh dict each call)."""
+    held = frame.memo.get("sector_metric_inputs")
+    if held is None:
+        held = {}
+        for name in metric_inputs(frame):
+            metric = frame.sectors.metric_for(frame.inputs[name])
+            if metric is not None:
+                held[name] = metric.id
+        frame.memo["sector_metric_inputs"] = held
+    return dict(held)
+
+
+def omitted_inputs(frame: Frame, sector: Sector) -> tuple[str, ...]:
+    """The card inputs whose facts do not describe a company of ``sector`` (its ``omits:``, by input name or by the
+    registry metric the input stands for), in card order; read once per frame and sector (s36rules, issue 18: a bank
+    has no gross margin and no subscription retention)."""
+    memo = frame.memo.setdefault("sector_omitted", {})
+    held = memo.get(sector.id)
+    if held is None:
+        metrics = sector_metric_inputs(frame)
+        held = memo[sector.id] = tuple(n for n in frame.inputs
+                                       if n in sector.omits or metrics.get(n) in sector.omits)
+    return held  # type: ignore[no-any-return]
+
+
+def _model_inputs(frame: Frame) -> tuple[str, ...]:
+    """The category inputs some sector's ``profile:`` or ``allows:`` names (the business model), registry order."""
+    held = frame.memo.get("model_inputs")
+    if held is None:
+        held = frame.memo["model_inputs"] = tuple(dict.fromkeys(
+            n for s in frame.sectors.sectors for group in (s.profile, s.allows) for n in group))
+    return held  # type: ignore[no-any-return]
+
+
+def model_omitted_inputs(frame: Frame, facts: Mapping[str, Any]) -> list[str]:
+    """The card inputs whose facts the business models ``facts`` state omit (the registry's ``models:`` ``omits:``,
+    by input name or by the metric the input stands for), in card order (s45rfix, s45review B4: a subscription
+    retention figure for an airline, a railroad, a retailer or a manufacturer the move had made of a software base)."""
+    omits = frame.sectors.model_omits
+    if not omits:
+        return []
+    dropped = {m for n in _model_inputs(frame) if isinstance(facts.get(n), str) for m in omits.get(facts[n], ())}
+    if not dropped:
+        return []
+    metrics = sector_metric_inputs(frame)
+    return [n for n in frame.inputs if n in dropped or metrics.get(n) in dropped]
+
+
+def stated_omissions(frame: Frame, facts: Mapping[str, Any], sector: str | None = None) -> set[str]:
+    """The card inputs the stated business model (``models:`` ``omits:``) or the stated sector (a sector input's
+    value, or ``sector``, the scenario's context sector: the sector's ``omits:``) leaves out: the facts the sector
+    operator drops on a move, the question never names "not disclosed", and no scenario may state
+    (:func:`omission_rule`).
+
+    >>> from ipb.perturb.frame import build_frame
+    >>> frame = build_frame(["buffett_acquisition_checklist"])
+    >>> sorted(stated_omissions(frame, {"business_model": "industrial_manufacturing"}))
+    ['revenue_retention']
+    >>> sorted(stated_omissions(frame, {"business_model": "subscription_software"}))
+    []
+    """
+    found = set(model_omitted_inputs(frame, facts))
+    registry = frame.sectors
+    for name in (*registry.inputs, None):
+        found_sector = registry.find(sector if name is None else facts.get(name))
+        if found_sector is not None:
+            found.update(omitted_inputs(frame, found_sector))
+    return found
+
+
+def context_omissions(frame: Frame, facts: Mapping[str, Any], sector: str | None) -> list[str]:
+    """``[OMITS_LABEL]`` when :func:`context_omits` (``sector`` not None), else ``[]``: the generator adds it to a
+    candidate's :meth:`ipb.perturb.frame.Frame.violations`."""
+    return [OMITS_LABEL] if sector is not None and context_omits(frame, facts, sector) else []
+
+
+def omission_checks(frame: Frame) -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool | None], frozenset[str]], ...]:
+    """``(OMITS_LABEL, fn, names read)`` of :func:`omission_rule` as :meth:`ipb.perturb.frame.Frame.violations` adds it
+    to the card constraints (stop 62, REVIEW_s61 F7: no operator's scenario states a fact its stated business model
+    or sector omits); empty when the frame has no such rule."""
+    rule = omission_rule(frame)
+    return () if rule is None else ((OMITS_LABEL, rule[0], rule[1]),)
+
+
+def base_states(answer: tuple[str, Any, frozenset[str], bool]) -> tuple[str, Any, frozenset[str], bool]:
+    """A reference's constraint answer ``(label, fn, names read, broken on the reference)`` as
+    :meth:`ipb.perturb.frame.Frame.violations_from` reads it: the sector-omission rule broken by the reference itself
+    (a user's base stating a crypto-asset business's gross margin) is read as holding, so that base's items are made
+    as before stop 62 rather than all refused; every other answer unchanged."""
+    if answer[0] == OMITS_LABEL and answer[3]:
+        return answer[0], answer[1], frozenset(), False
+    return answer
+
+
+def context_omits(frame: Frame, facts: Mapping[str, Any], sector: str) -> bool:
+    """True when ``facts`` state an input the scenario's context ``sector`` (a card without a sector input keeps the
+    sector as context: :class:`ipb.perturb.frame.PScenario` ``sector``) omits: the part of the sector-omission rule
+    :func:`omission_rule` cannot read from the facts alone (stop 62, REVIEW_s61 F7).
+
+    >>> from ipb.perturb.frame import build_frame
+    >>> frame = build_frame(["buffett_acquisition_checklist"])
+    >>> context_omits(frame, {"revenue_retention": 1}, "financials"), context_omits(frame, {}, "financials")
+    (True, False)
+    """
+    found = frame.sectors.find(sector)
+    return found is not None and any(n in facts for n in omitted_inputs(frame, found))
+
+
+def omission_rule(frame: Frame) -> tuple[Callable[[Mapping[str, Any]], bool | None], frozenset[str]] | None:
+    """The frame's sector-omission rule as a constraint (stop 62, REVIEW_s61 F7): ``(fn, names read)``, ``fn(facts)``
+    False when ``facts`` state an input their stated business model or sector input omits (a manufacturer's revenue
+    retention), else True; None when the cards have no such pair (no input any model or sector omits, or no model or
+    sector input), so nothing is checked. Read once per frame; the answer is remembered per stated model and sector.
+    :meth:`ipb.perturb.frame.Frame.violations` applies it under :data:`OMITS_LABEL` to every operator's scenarios.
+
+    >>> from ipb.perturb.frame import build_frame
+    >>> fn, names = omission_rule(build_frame(["buffett_acquisition_checklist"]))
+    >>> fn({"business_model": "industrial_manufacturing", "revenue_retention": 1.01})
+    False
+    >>> fn({"business_model": "industrial_manufacturing"}), fn({"business_model": "subscription_software",
+    ...                                                         "revenue_retention": 1.01})
+    (True, True)
+    """
+    if "omission_rule" in frame.memo:
+        return frame.memo["omission_rule"]  # type: ignore[no-any-return]
+    registry = frame.sectors
+    omittable = {m for s in registry.sectors for m in s.omits} | {m for ms in registry.model_omits.values() for m in ms}
+    metrics = sector_metric_inputs(frame)
+    targets = tuple(n for n in frame.inputs if n in omittable or metrics.get(n) in omittable)
+    keys = tuple(n for n in (*_model_inputs(frame), *registry.inputs) if n in frame.inputs)
+    keys = tuple(dict.fromkeys(keys))
+    rule: tuple[Callable[[Mapping[str, Any]], bool | None], frozenset[str]] | None = None
+    if targets and keys:
+        held: dict[tuple[Any, ...], frozenset[str]] = {}
+
+        def holds(facts: Mapping[str, Any]) -> bool:
+            stated = tuple(facts.get(n) for n in keys)
+            try:
+                omitted = held.get(stated)
+            except TypeError:  # a value that cannot be a key
+                omitted = frozenset(stated_omissions(frame, facts))
+            if omitted is None:
+                if len(held) >= 4096:
+                    held.clear()
+                omitted = held[stated] = frozenset(stated_omissions(frame, facts)).intersection(targets)
+            return not any(n in facts for n in omitted)
+
+        rule = holds, frozenset((*targets, *keys))
+    frame.memo["omission_rule"] = rule
+    return rule

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from ipb.engine.execute import execute
 from ipb.engine.logic import Verdict
 from ipb.perturb.frame import Frame
+from ipb.perturb.sector_registry import stated_omissions
 
 __all__ = ["UNKNOWN_LIMIT", "needed_undisclosed"]
 
@@ -21,23 +22,6 @@ UNKNOWN_LIMIT = 1024
 
 
 _UNSTATED = object()
-
-
-def _omitted(frame: Frame, facts: Mapping[str, Any], sector: str | None) -> set[str]:
-    """The card inputs the stated business model (``models:`` ``omits:``) or the stated sector (a sector input's
-    value or the scenario's context ``sector``: the sector's ``omits:``) leaves out, as the sector operator drops
-    them on a move (``ipb.perturb.operators``: a bank reports no gross margin, a retailer no revenue retention)."""
-    from ipb.perturb.operators import _model_omitted_inputs, _omitted_inputs  # operators sits above render
-
-    found = set(_model_omitted_inputs(frame, facts))
-    by_id = frame.memo.get("question_sector_ids")
-    if by_id is None:
-        by_id = frame.memo["question_sector_ids"] = {s.id: s for s in frame.sectors.sectors}
-    stated = {facts.get(n) for n in frame.sectors.inputs} | {sector}
-    for sid in stated:
-        if isinstance(sid, str) and sid in by_id:
-            found.update(_omitted_inputs(frame, by_id[sid]))
-    return found
 
 
 def needed_undisclosed(frame: Frame, facts: Mapping[str, Any], missing: tuple[str, ...],
@@ -66,7 +50,7 @@ def needed_undisclosed(frame: Frame, facts: Mapping[str, Any], missing: tuple[st
     >>> needed_undisclosed(frame, {"catalyst": "spinoff"}, ("catalyst_months",))
     ('catalyst_months',)
     """
-    omitted = _omitted(frame, facts, sector)
+    omitted = stated_omissions(frame, facts, sector)
     names = tuple(n for n in missing if n not in omitted) if omitted else missing
     if not names:
         return ()

@@ -167,6 +167,10 @@ def _lynch_anachronisms(year: int, facts: dict) -> list[str]:
 
 
 _LY16 = {**_LY, "debt_share": "76%", "market_cap": "$17.01B", "pe_ratio": "16.5x", "pe_historical_average": "53.5x"}
+#: s62sector (REVIEW_s61 F8): review40's $17.01B technology company of June 1983 is now also above the non-IBM
+#: technology bound of 1980-86 ($13.2B, frameworks/regimes.yaml sizes.sectors); the P/E tables below are read on the
+#: same facts at $13B, under it, so that each case still isolates its P/E bound (test_review40_lynch_16_breaks_both).
+_LY16_P = {**_LY16, "market_cap": "$13B"}
 
 
 @pytest.mark.parametrize("year, average, refused, what", [
@@ -183,7 +187,7 @@ _LY16 = {**_LY, "debt_share": "76%", "market_cap": "$17.01B", "pe_ratio": "16.5x
     (1972, "53.5x", False, "before the table: the Nifty Fifty"),
 ])
 def test_decade_average_pe_within_its_eras_bound(year, average, refused, what):
-    found = _lynch_anachronisms(year, {**_LY16, "pe_historical_average": average})
+    found = _lynch_anachronisms(year, {**_LY16_P, "pe_historical_average": average})
     assert bool(found) == refused, (what, found)
     if refused:
         assert found == [f"pe_historical_average {average[:-1]}x (above the highest price / earnings of its "
@@ -192,9 +196,18 @@ def test_decade_average_pe_within_its_eras_bound(year, average, refused, what):
 
 def test_the_current_pe_keeps_its_own_bound():
     """The split leaves the current P/E's table as it was: 40x in 1983 (lifted from 1980), 31x refused in 1979."""
-    assert _lynch_anachronisms(1983, {**_LY16, "pe_ratio": "40x", "pe_historical_average": "20x"}) == []
-    assert _lynch_anachronisms(1979, {**_LY16, "pe_ratio": "31x", "pe_historical_average": "20x"}) == [
+    assert _lynch_anachronisms(1983, {**_LY16_P, "pe_ratio": "40x", "pe_historical_average": "20x"}) == []
+    assert _lynch_anachronisms(1979, {**_LY16_P, "pe_ratio": "31x", "pe_historical_average": "20x"}) == [
         "pe_ratio 31x (above the highest price / earnings of its era about 1979, 30x)"]
+
+
+def test_review40_lynch_16_breaks_both():
+    """s62sector: the reviewed item as stated ($17.01B, 53.5x decade average, June 1983) breaks the size bound by date
+    (0.12 x $110B = $13.2B) and the decade-average bound (30x)."""
+    assert _lynch_anachronisms(1983, _LY16) == [
+        "market_cap $17.01B (above the largest non-IBM technology company's market value about 1983, $13.2B: 12% of "
+        "the largest US company's)",
+        "pe_historical_average 53.5x (above the highest price / earnings of its era about 1983, 30x)"]
 
 
 # --------------------------------------------------------------------------- GR5: the price / three-year EPS ceiling

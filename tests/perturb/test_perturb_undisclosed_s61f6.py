@@ -15,7 +15,8 @@ from ipb.engine.execute import execute
 from ipb.engine.logic import Verdict
 from ipb.perturb.frame import base_from_facts, build_frame, load_base
 from ipb.perturb.render import render_question
-from ipb.perturb.undisclosed import _omitted, needed_undisclosed
+from ipb.perturb.sector_registry import stated_omissions as _omitted  # s62sector: the rule moved to the registry module
+from ipb.perturb.undisclosed import needed_undisclosed
 from perturb_support import SCENARIOS
 
 BASES = {
