@@ -332,10 +332,9 @@ class Frame:
     def violations(self, facts: Mapping[str, Any]) -> list[str]:
         """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
 
-        A constraint reading an unknown fact holds (Kleene: it cannot be
-        shown false). Derived inputs are recomputed first; one that falls
-        outside its input's declared range breaks its constraint too.
-        Stating an input the stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`).
+        A constraint reading an unknown fact holds (Kleene: it cannot be shown false). Derived inputs are recomputed
+        first; one that falls outside its input's declared range breaks its constraint too. Stating an input the
+        stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`).
         """
         checks = self._requires()
         if checks is not False:
