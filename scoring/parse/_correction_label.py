@@ -40,16 +40,15 @@ def corrected_gate(parser: Any, hit: _Hit) -> int | None:
     low = parser.low
     line = low.rfind("\n", 0, hit.start) + 1
     memo: dict[int, tuple[int, int] | None] = parser.__dict__.setdefault("correction_lines", {})
-    found = memo.get(line, ())
-    if found == ():
-        found = None
+    if line not in memo:
+        memo[line] = None
         m = CORRECTION_LABEL.match(low, line)
         if m is not None:
             gates = {g for mention in parser._mentions_in(line, m.end()) for g in mention.gates}
             if len(gates) == 1:
-                found = (next(iter(gates)), m.end())
-        memo[line] = found
-    if found is None or not isinstance(found, tuple):
+                memo[line] = (next(iter(gates)), m.end())
+    found = memo[line]
+    if found is None:
         return None
     gate, end = found
     if hit.start < end:
