@@ -328,6 +328,7 @@ def check(
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))
+            warnings.extend(_outcome_verdict_words(card, doc))
             from ipb.perturb._size_lint import market_by_name_warnings, unbounded_size_warnings  # (s57nufix W1)
 
             warnings.extend(unbounded_size_warnings(card))  # a market value no year bounds
@@ -588,6 +589,32 @@ def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:
             "--investors FILE (docs/scoring.md, 'An investor of your own')", rule="unknown-investor", name=card.investor)
         return [warning.with_location(doc.file, line, column, doc.source_line(line))]
     return []
+
+
+#: Gate verdict words (paper §7.3) an outcome may not be spelled as without the parser reading it two ways.
+_GATE_VERDICT_WORDS = frozenset({"PROCEED", "REJECT", "PASS", "FAIL", "PASSED", "FAILED", "INCONCLUSIVE"})
+
+
+def _outcome_verdict_words(card: Any, doc: YamlDoc) -> list[IpbError]:
+    """A warning per outcome spelled as a gate verdict word (``outcomes: {fail: PASS}``): the response parser reads
+    such a word as the final verdict only in the final region or as a closing decision label's value ("Final verdict:
+    PASS", "Verdict: pass." closing the answer); elsewhere "pass" is a gate's PROCEED ("it passes", "passing") unless
+    the writer or an investor is the one who passes ("I'd pass"). NEWUSER_s61 N7; docs/scoring.md, "Pass"."""
+    from ipb.errors import LintWarning
+
+    found: list[IpbError] = []
+    outcomes = card.outcomes if isinstance(card.outcomes, dict) else {}
+    for side in ("pass", "fail"):
+        word = outcomes.get(side)
+        if isinstance(word, str) and word.upper() in _GATE_VERDICT_WORDS:
+            line, column = doc.locate(("outcomes", side))
+            warning = LintWarning(
+                f"the {side} outcome {word!r} is also a gate verdict word: answers are read with it as the final verdict "
+                f"only after a final label or as a closing decision label's value ('Final verdict: {word}', 'Verdict: "
+                f"{word.lower()}.'); elsewhere the word is read as a gate's verdict. An outcome word no gate verdict uses "
+                "(BUY / AVOID, INVEST / DECLINE) is read everywhere", rule="outcome-verdict-word", name=word)
+            found.append(warning.with_location(doc.file, line, column, doc.source_line(line)))
+    return found
 
 
 def _is_investors_file(data: object) -> bool:

@@ -355,6 +355,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                         masked[max(unit.start, hit.start - 80) : hit.start], masked[hit.end : min(unit.end, hit.end + 40)], own):
                     level = (3 if not self._has_outcome_word(hit.unit) else 2) + self._after_final_cue(hit.unit, hit.start)
                     candidates.append((level, hit.start, own, (hit.start, hit.end)))
+                elif own == ix.fail_outcome and _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
+                    others = label_of_another(masked, max(masked.rfind("\n", max(0, hit.start - 400), hit.start) + 1, hit.start - 400, 0), hit.start)
+                    (set_aside if others else candidates).append(
+                        (3 + self._after_final_cue(hit.unit, hit.start), hit.start, own, (hit.start, hit.end)))
+                    # "Verdict: pass." after the gates on a card whose fail outcome is PASS: its outcome (NEWUSER_s61 N7)
                 continue
             if _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
                 others = label_of_another(masked, max(masked.rfind("\n", max(0, hit.start - 400), hit.start) + 1, hit.start - 400, 0), hit.start)

@@ -162,7 +162,8 @@ class _FinalChecksMixin(_ParserState):
         return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
 
     def _labelled_decline(self, start: int, end: int, final: bool) -> bool:
-        """Whether "pass" at ``start:end`` is the value of a final decision label on a buy decision, in sentence or lower
+        """Whether "pass" at ``start:end`` is the value of a final decision label on a buy decision (or on a card whose
+        fail outcome is PASS), in sentence or lower
         case and closing its sentence: "Verdict: Pass.", "Decision: pass for now" (a decline); not "Final verdict: PASS".
 
         The label's scope decides between the decision and a gate: the label is the decision's when its sentence is in
@@ -170,7 +171,8 @@ class _FinalChecksMixin(_ParserState):
         opening the paragraph before its line, no text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
         """
         masked = self.masked
-        if self.ix.pass_outcome != "INVEST" or _DECLINE_PASS_END.match(masked, end) is None:
+        if not (self.ix.pass_outcome == "INVEST" or self.ix.fail_outcome == "PASS") or _DECLINE_PASS_END.match(masked, end) is None:
+            # (a buy decision; or a card whose own fail outcome is PASS: "Verdict: pass." is its outcome, NEWUSER_s61 N7)
             return False
         label = _DECLINE_LABEL_BEFORE.search(masked, max(0, start - 60), start)
         if label is None or masked[start:end].isupper() and label.group("advice") is None:

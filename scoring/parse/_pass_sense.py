@@ -10,6 +10,7 @@ it is the gate's PROCEED, hedged by the raising verb (paper §7.5, verdict-word 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 #: The last word before "pass" that may make it the investor's decline (the caller's first look).
@@ -77,3 +78,25 @@ def declines(words: Sequence[str]) -> bool:
     if not _RAISING.isdisjoint(chain):
         return False
     return subject not in _TESTED
+
+
+#: A person leaning to "passing" ("I lean towards passing", "we're leaning toward passing", "I'd lean to passing",
+#: "I am inclined towards passing"): the writer's tilt to decline, no gate passing (NEWUSER_s61 N7). Matched on the
+#: lower-cased text right before "passing"; linear (bounded repetitions of distinct words, no nesting).
+_LEANS_TO = re.compile(
+    r"\b(?:i|we|i'm|we're|i'd|we'd|i'll|we'll|i\u2019m|we\u2019re|i\u2019d|we\u2019d)"
+    r"(?:[ \t]+(?:am|are|would|will|still|now|slightly|somewhat|rather|really|probably|more|on[ \t]+balance)){0,3}"
+    r"[ \t]+(?:lean(?:s|ing|ed|t)?|inclined|tilt(?:ing)?)(?:[ \t]+(?:slightly|somewhat|more))?[ \t]+(?:towards?|to)[ \t]+\Z"
+)
+
+
+def leans_to_passing(before: str) -> bool:
+    """Whether "passing" after ``before`` (the lower-cased text before it in its sentence) is the writer's lean to
+    decline: "On balance I lean towards passing" states no gate's PROCEED (NEWUSER_s61 N7).
+
+    >>> leans_to_passing("on balance i lean towards "), leans_to_passing("we're leaning toward "), leans_to_passing("i am inclined to ")
+    (True, True, True)
+    >>> leans_to_passing("the stock leans towards "), leans_to_passing("it is close to ")
+    (False, False)
+    """
+    return _LEANS_TO.search(before[-120:]) is not None

@@ -19,7 +19,7 @@ from ipb.scoring.parse._label_answers import _LabelAnswersMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._confidence import PLACE_CAP
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, MAX_SENTENCE_HITS, _Evidence, _Hit, _Mention, _Unit
-from ipb.scoring.parse._pass_sense import declines
+from ipb.scoring.parse._pass_sense import declines, leans_to_passing
 from ipb.scoring.parse._rule_subject import states_the_rule
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._narrated import inline_field, narrated
@@ -44,6 +44,7 @@ from ipb.scoring.parse._vocabulary import gate_by_vocabulary, label_factor
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._denied import owned
 from ipb.scoring.parse._elided import elided_hits, own_caveat
+from ipb.scoring.parse._correction_label import corrected_gate, in_correction_line
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
 
@@ -223,6 +224,8 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]) or _AT_A_PRICE.match(rest):
                 return None  # "I'd pass at this price", "we pass at $88": the investor declines at a price
+        if token == "passing" and leans_to_passing(before):
+            return None  # "On balance I lean towards passing": the writer's lean to decline, no gate passing (_pass_sense.py)
         # "a first pass might mark it PROCEED" (the noun, an attempt), "where most buybacks fail" (things in general), "the REJECT case": no verdict
         if (token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE) or (not word.alone and generic_subject(clause_words)) or framed(token, self.text, low, end):
             return None
@@ -321,6 +324,10 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
             owner = (self._tight_owner(hit, hit.unit) or self._owner_after(hit, mentions)) if mentions else None
+            if owner is None:
+                corrected = corrected_gate(self, hit)  # "Correction to gate 2: debt to equity is 20%: PROCEED" (_correction_label.py)
+                if corrected is not None and corrected != unit.gate:
+                    owner = (corrected,)
             if owner and unit.gate not in owner and structural and label is not None and hit.start >= label[1] and mentions \
                     and self._figure_between(mentions, owner, hit):
                 owner = None  # "Step 4: earnings yield 12.5% and ROC 38% — PROCEED": a measure with its figure on the gate's label line
@@ -408,12 +415,15 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
             unit = self.units[hit.unit]
             para = self.low.rfind("\n\n", max(0, unit.start - 600), unit.start + 1)
             may = (_CUE_WORD.search(self.low, unit.start, unit.end) is not None
-                   or (para >= 0 and _REVISION_OPENING.match(self.low, para + 2) is not None))
+                   or (para >= 0 and _REVISION_OPENING.match(self.low, para + 2) is not None)
+                   or in_correction_line(self.low, unit.start))
             self.revision_units[hit.unit] = may
         if not may:
             return False
         if _COMMITTED_CUE.search(self.low, max(self.units[hit.unit].start, hit.start - 80), hit.start) is not None:
             return True
+        if in_correction_line(self.low, hit.start):
+            return True  # "Correction to gate 2: <a figure, its bar>, so gate 2 is PROCEED" (_correction_label.py)
         para = self.low.rfind("\n\n", max(0, hit.start - 600), hit.start)
         start = para + 2 if para >= 0 else max(0, hit.start - 600) if hit.start > 600 else 0
         return para >= 0 and _REVISION_OPENING.match(self.low, start) is not None
