@@ -60,6 +60,7 @@ __all__ = [
     "Branch",
     "Constraint",
     "constraint_errors",
+    "weights_count",
     "broken_constraint_errors",
     "Reentry",
     "Threshold",
@@ -212,6 +213,20 @@ class Threshold:
     count: str
     n: int
     min_weight: Decimal
+
+
+def weights_count(card: "Card") -> bool:
+    """True when a card's weighted threshold is decided by more than a count of gates: some gate weighs other than 1,
+    or ``min_weight`` differs from ``at_least``. The executor (``engine.execute._threshold``) meets a threshold when
+    the counted gates weigh at least ``min_weight``; with every weight 1 and ``min_weight`` equal to ``at_least`` that
+    is a count. False for a card without a threshold. The one test ``run``'s weight note, the picture's join label,
+    the kill-not-veto lint and condition C's threshold line share."""
+    from ipb.engine._exact import as_fraction
+
+    threshold = card.threshold
+    if threshold is None:
+        return False
+    return as_fraction(threshold.min_weight) != threshold.n or any(as_fraction(g.weight) != 1 for g in card.gates)
 
 
 @dataclass

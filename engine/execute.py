@@ -52,7 +52,7 @@ from ipb.engine._deciders import classifier as _classifier
 from ipb.engine._deciders import decider as _decider
 from ipb.engine._exact import as_fraction, public
 from ipb.engine._scene import _Scene
-from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.card import ELEMENT_FIELD, Card, Gate, weights_count
 from ipb.engine.logic import Verdict
 
 if TYPE_CHECKING:  # annotations only: importing the graph module loads networkx (a third of a second)
@@ -429,9 +429,9 @@ def weight_note(trace: "Trace") -> str | None:
     threshold = trace.card.threshold
     if threshold is None or not trace.trigger.startswith(("threshold_", "weight_")):
         return None
-    weights = [as_fraction(g.weight) for g in trace.card.gates]
-    if all(w == 1 for w in weights) and as_fraction(threshold.min_weight) == threshold.n:
+    if not weights_count(trace.card):
         return None
+    weights = [as_fraction(g.weight) for g in trace.card.gates]
     counted = threshold.count
     hit = sum((w for r, w in zip(trace.gates, weights) if r.verdict.value == counted), Fraction(0))
     sign = ">=" if hit >= as_fraction(threshold.min_weight) else "<"

@@ -37,7 +37,7 @@ from typing import Any
 
 import networkx as nx
 
-from ipb.engine.card import Card, Gate
+from ipb.engine.card import Card, Gate, weights_count
 from ipb.errors import CompileError, ErrorGroup, IpbError
 
 __all__ = ["CompiledCard", "compile_card", "build_graph", "parse_gate_logic"]
@@ -294,7 +294,7 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
     elif card.topology_type == "parallel_threshold":
         if family == "weighted_threshold" and card.threshold is not None:
             label = f"{card.threshold.n} of {len(card.gates)} {card.threshold.count}"
-            if card.threshold.min_weight != card.threshold.n or any(g.weight != 1 for g in card.gates):
+            if weights_count(card):
                 label += f", weight >= {card.threshold.min_weight}"  # (a veto by weight shows, s53newuser)
         else:
             label = "all" if family == "conjunction" else "any"

@@ -90,7 +90,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from ipb.engine._label_lints import label_warnings, placeholder_labels
 from ipb.engine._range_lints import bare_acronyms, ranges_missing, unlinked_ranges
 from ipb.engine._yaml import YamlDoc
-from ipb.engine.card import Card, InputSpec
+from ipb.engine.card import Card, InputSpec, weights_count
 from ipb.engine.expressions import CompiledExpression
 from ipb.engine.scenario import convert_fact
 from ipb.errors import IpbError, LintWarning, PerturbError
@@ -326,7 +326,7 @@ def _kills_not_vetoes(card: Card) -> list[IpbError]:
         return []
     weights = [as_fraction(g.weight) for g in card.gates]
     need = as_fraction(threshold.min_weight)
-    plain = all(w == 1 for w in weights) and need == threshold.n
+    plain = not weights_count(card)
     out: list[IpbError] = []
     for i, g in enumerate(card.gates):
         if g.kill_criterion is None or sum(weights, Fraction(0)) - weights[i] < need:

@@ -68,7 +68,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from ipb.engine._exact import as_fraction
-from ipb.engine.card import Card, Gate, Source
+from ipb.engine.card import Card, Gate, Source, weights_count
 from ipb.engine.execute import format_value
 from ipb.engine.investors import find_investor, fold_name
 from ipb.engine.registry import bundled_card_paths, compiled_card
@@ -324,10 +324,10 @@ def _threshold_sentence(card: Card) -> str:
     """
     t = card.threshold
     assert t is not None
+    if not weights_count(card):
+        return f"Threshold: the final verdict is decided by at least {t.n} gate(s) giving {t.count}."
     weights = sorted((as_fraction(g.weight) for g in card.gates), reverse=True)
     need = as_fraction(t.min_weight)
-    if all(w == 1 for w in weights) and need == t.n:
-        return f"Threshold: the final verdict is decided by at least {t.n} gate(s) giving {t.count}."
     fewest = next((k for k in range(1, len(weights) + 1) if sum(weights[:k], Fraction(0)) >= need), len(weights))
     any_set = sum(weights[len(weights) - fewest:], Fraction(0)) >= need
     text = (f"Threshold: the final verdict is decided by the weight of the gates giving {t.count}: together they must "
