@@ -40,7 +40,7 @@ from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
-from ipb.perturb.sector_registry import base_states, context_omissions, omission_checks  # noqa: F401 (context_omissions: for generation)
+from ipb.perturb.sector_registry import base_states, omission_checks
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
 

@@ -90,8 +90,7 @@ from ipb.perturb._pool import COLLECT_EVERY, _Pool, _split  # noqa: F401 (COLLEC
 from ipb.perturb._spool import LineSpool
 from ipb.perturb.deck_moves import tied_rules
 from ipb.perturb.flip_era import timed_inputs
-from ipb.perturb.frame import (Frame, PScenario, build_frame, context_omissions, digest, fact_literals, load_base,
-                               relevant_key, scenario_key)
+from ipb.perturb.frame import Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key, scenario_key
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.near import NearHits, near_key
@@ -102,6 +101,7 @@ from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeRep
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
                               frozen_input_notes, one_sided_card_notes, near_mode,
                               unregistered_investor_notes)
+from ipb.perturb.sector_registry import context_omissions
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
                                 weighted_shares as _weighted_shares)

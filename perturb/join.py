@@ -283,8 +283,8 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     changes = ChangedCopies()
     # every file input's folder, whether or not any of its lines is kept (s61 new user N4: ``cat A | ipb join - A``
     # keeps A's lines from the pipe, and the copies beside A were not carried)
-    folders = [Path(p).parent for p in paths if str(p) != STDIN]
     file_inputs = [p for p in paths if str(p) != STDIN]
+    folders = [Path(p).parent for p in file_inputs]
     stale_kept: set[tuple[str, str, str]] = set()  # changed copies beside the output that kept lines named
 
     def carried(source: str, folder: Path | None) -> Path | None:
