@@ -297,7 +297,7 @@ def check(
             check_sidecar(path)
             continue
         if path.name in DATA_FILES:
-            problems.extend(DATA_FILES[path.name](path))
+            _sort_found(DATA_FILES[path.name](path), problems, warnings)
             # s61 new user N13: a file named investors.yaml was checked as one but not counted as one, so the count
             # line lacked the "(1 of them investors file(s), checked as such)" that docs/scoring.md promises
             investor_files += path.name == "investors.yaml"
@@ -308,7 +308,7 @@ def check(
             if _is_investors_file(doc.data):
                 # s53newuser finding 5: an investors file under its own name (my_investors.yaml, the file --investors
                 # takes) was read as a card: 11 errors about 'gates'. It is checked as what it is, alone (docs/scoring.md)
-                problems.extend(DATA_FILES["investors.yaml"](path))
+                _sort_found(DATA_FILES["investors.yaml"](path), problems, warnings)
                 investor_files += 1
                 continue
             registry = _registry_kind(doc.data)
@@ -407,6 +407,8 @@ def check(
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc.with_location(str(path)))
+    # a card an investors file lists is found when it is checked on this command line too (s62 N4)
+    warnings = [w for w in warnings if not (w.rule == "unknown-card" and w.name in cards)]
     position = lambda e: (e.file or "", e.line or 0, e.column or 0)  # noqa: E731
     everything = sorted(problems + warnings, key=position)
     if format is RunFormat.json:
@@ -438,6 +440,14 @@ def check(
                       "other languages')", markup=False)
     if problems or (strict and warnings):
         raise typer.Exit(code=1)
+
+
+def _sort_found(found: list[IpbError], problems: list[IpbError], warnings: list[IpbError]) -> None:
+    """Put what a data-file validator found among the errors, or its ``LintWarning``s among the warnings."""
+    from ipb.errors import LintWarning
+
+    for e in found:
+        (warnings if isinstance(e, LintWarning) else problems).append(e)
 
 
 def _id_line(path: Path) -> str | None:
