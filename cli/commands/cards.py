@@ -391,6 +391,7 @@ def check(
                                     source_line=doc.source_line(line)) from None
             scen = scenario_from_doc(doc, compiled.card)
             warnings.extend(lint_scenario(doc, compiled.card, scen.facts, scen.expected))
+            warnings.extend(_career_warnings(doc, compiled.card))  # perturb's career rule (NEWUSER_s62 N12)
             # the same errors, in the same words, as ipb perturb gives the base (s58 F-W2's edge, s60fix)
             from ipb.perturb.derive_rounding import base_constraint_errors
 
@@ -440,6 +441,32 @@ def check(
                       "other languages')", markup=False)
     if problems or (strict and warnings):
         raise typer.Exit(code=1)
+
+
+def _career_warnings(doc: YamlDoc, card: Any) -> list[IpbError]:
+    """An ``outside-career`` warning at ``as_of`` when the scenario is dated inside ``card``'s vintage but outside its
+    investor's career (the registry's active period, with ``--investors`` / ``IPB_INVESTORS``), which ``ipb perturb``
+    refuses as a base without ``--fm6-probe``; judged by perturb's own rule (:func:`ipb.perturb.vintage.date_problem`,
+    paper §11.6). A date outside the vintage has the engine's ``outside-vintage`` warning already."""
+    import datetime as dt
+
+    from ipb.errors import LintWarning
+    from ipb.perturb.vintage import date_problem, framework_window
+
+    raw = doc.data.get("as_of") if isinstance(doc.data, dict) else None
+    try:
+        day = dt.date.fromisoformat(raw) if isinstance(raw, str) else raw if isinstance(raw, dt.date) else None
+    except ValueError:
+        return []  # the scenario loader reports a date that is no date
+    if day is None:
+        return []
+    problem = date_problem(framework_window(card), day)
+    if problem is None or "outside the career of investor" not in problem:
+        return []
+    line, column = doc.locate(("as_of",))
+    warning = LintWarning(f"{problem}: ipb perturb refuses it as a base unless --fm6-probe (its items then probe FM-6); "
+                          "date it inside the investor's career", rule="outside-career", name="as_of")
+    return [warning.with_location(doc.file, line, column, doc.source_line(line))]
 
 
 def _sort_found(found: list[IpbError], problems: list[IpbError], warnings: list[IpbError]) -> None:
