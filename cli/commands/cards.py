@@ -160,6 +160,25 @@ def _l8_base_errors(path: Path, doc: YamlDoc, refs: list[str], checked: dict[str
     return found
 
 
+def _l8_card_errors(refs: list[str], checked: dict[str, Any]) -> list[IpbError]:
+    """What the ``--card`` cards of an L8 deck clash in before any base is read (two rules deriving one input,
+    :func:`ipb.perturb.frame.refuse_two_derive_rules`, at the second card's ``derive:``); a card that does not load
+    reports its own errors and is left out here."""
+    from ipb.perturb.derive_rules import refuse_two_derive_rules
+
+    compiled = []
+    for ref in refs:
+        try:
+            compiled.append(checked.get(ref) or compiled_card(ref))
+        except IpbError:
+            continue
+    try:
+        refuse_two_derive_rules(compiled)
+    except IpbError as exc:
+        return [exc]
+    return []
+
+
 def _yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The ``.yaml``/``.yml`` files (any case) under each folder, and each file as given.
 
@@ -355,11 +374,13 @@ def check(
                 broken[data["id"]] = path
             elif doc is None and (card_id := _id_line(path)) is not None:  # YAML unreadable: its 'id:' line
                 broken.setdefault(card_id, path)
+    l8_bases = 0  # L8 bases checked against the --card cards (their frame says what the cards' rules clash in)
     for path, doc in scenarios:
         try:
             card_id = doc.data.get("card")
             if card_id is None and l8_cards:
                 problems.extend(_l8_base_errors(path, doc, l8_cards, cards))
+                l8_bases += 1
                 continue
             if card_id is None:
                 raise IpbError("a scenario checked on its own must name its 'card'; an L8 base names none: check it "
@@ -408,6 +429,8 @@ def check(
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc.with_location(str(path)))
+    if len(l8_cards) > 1 and not l8_bases:  # the cards of an L8 deck, no base: what a base would meet (s62 N11)
+        problems.extend(_l8_card_errors(l8_cards, cards))
     # a card an investors file lists is found when it is checked on this command line too (s62 N4)
     warnings = [w for w in warnings if not (w.rule == "unknown-card" and w.name in cards)]
     position = lambda e: (e.file or "", e.line or 0, e.column or 0)  # noqa: E731
