@@ -50,6 +50,7 @@ __all__ = [
     "UnknownInvestorError",
     "investors_schema",
     "load_investors",
+    "load_user_investors",
     "load_investors_text",
     "schools",
     "get_investor",
@@ -391,6 +392,19 @@ def load_investors(path: str | Path | None = None) -> dict[str, Investor]:
     ('Ray Dalio', '2022-10')
     """
     return dict(_registry(None if path is None else str(path)).investors)
+
+
+def load_user_investors(path: str | Path) -> dict[str, Investor]:
+    """The investors of one user's registry file alone (as ``--investors`` reads it: the bundled schools may be
+    named), without merging it; for looking into a file before using it.
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        As :func:`load_investors` for that file.
+    """
+    return dict(_user_registry(str(Path(path)), _mtime(Path(path)), str(_bundled_path()), _mtime(_bundled_path()))
+                .investors)
 
 
 def load_investors_text(text: str, file: str = "<string>") -> dict[str, Investor]:

@@ -316,7 +316,39 @@ def verify(
     with closed_stdout_ok():  # ``ipb verify ITEMS | head``: the exit status stays verify's (s61 new user N13)
         _print_verify(result, format)
     if not result.ok:
+        beside = _registry_beside(items, result)
+        if beside:
+            err.print(beside, markup=False)
         raise typer.Exit(code=1)
+
+
+_UNKNOWN_INVESTOR = re.compile(r"investor ('[^']*'(?:, '[^']*')*) is not in the investor registry loaded")
+
+
+def _registry_beside(items: Path, result: Any) -> str | None:
+    """A note naming an investors file beside ``items`` (any ``*.yaml``/``*.yml`` there shaped like one) that
+    registers an investor whose knowledge differed for not being in the registry loaded, with the command to pass
+    it; None when there is none. s62 new user N8: a reader given the registry beside the items was told to remake
+    them."""
+    from ipb.engine.investors import find_investor, load_user_investors
+
+    names: set[str] = set()
+    for check in result.checks:
+        for problem in check.problems:
+            for m in _UNKNOWN_INVESTOR.finditer(problem):
+                names.update(n.strip().strip("'") for n in m.group(1).split("', '"))
+    if not names or items.parent is None or not items.parent.is_dir():
+        return None
+    for candidate in sorted(p for p in items.parent.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p.is_file()):
+        try:
+            registry = load_user_investors(candidate)
+        except (IpbError, OSError):
+            continue
+        held = sorted(n for n in names if find_investor(n, registry) is not None)
+        if held:
+            return (f"note: {candidate}, beside the items, registers {', '.join(map(repr, held))}: verify with it, "
+                    f"ipb verify {items} --investors {candidate}")
+    return None
 
 
 def _print_verify(result: Any, format: RunFormat) -> None:

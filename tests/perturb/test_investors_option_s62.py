@@ -110,3 +110,19 @@ def test_a_bad_investors_file_is_refused_at_its_line(tmp_path):
         assert result.exit_code == 1
         assert f"{bad}:3:3: load error: id 'buffett' is already an investor of " in result.output
         assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_verify_names_a_registry_shipped_beside_the_items(made):
+    # the publishing layout: the registry file in the items' folder (docs/perturbation.md, step 2)
+    out, registry = made
+    shipped = out.parent / "investors.yaml"
+    shipped.write_bytes(registry.read_bytes())
+    result = runner.invoke(app, ["verify", str(out)])
+    use_investors()
+    assert result.exit_code == 1
+    assert (f"note: {shipped}, beside the items, registers 'John Neff': verify with it, ipb verify {out} "
+            f"--investors {shipped}") in " ".join(result.output.split())
+    code, text = _verify(str(out), "--investors", str(shipped))
+    assert code == 0, text
+    shipped.unlink()  # nothing beside the items: no note
+    assert "beside the items, registers" not in runner.invoke(app, ["verify", str(out)]).output
