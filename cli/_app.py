@@ -307,6 +307,37 @@ def use_investor_files(paths: list[Path] | None) -> None:
     use_investors(*(paths or ()))
 
 
+class investor_files_env:
+    """While open, ``IPB_INVESTORS`` also names the ``--investors`` files (absolute paths, after the variable's own),
+    so that worker processes started without fork, and a local Ray instance, read the registry this process reads;
+    the variable is put back on exit. ``ipb perturb`` and ``ipb verify`` (s62 new user N8): ``--investors FILE``
+    means what ``IPB_INVESTORS=FILE`` means, as for ``ipb respond``; a file named both ways is read once.
+    """
+
+    def __init__(self, paths: list[Path] | None) -> None:
+        self.paths = [str(Path(p).resolve()) for p in paths or ()]
+        self.before: str | None = None
+
+    def __enter__(self) -> "investor_files_env":
+        from ipb.engine.investors import INVESTORS_ENV
+
+        self.before = os.environ.get(INVESTORS_ENV)
+        if self.paths:
+            os.environ[INVESTORS_ENV] = os.pathsep.join([p for p in (self.before or "").split(os.pathsep) if p.strip()]
+                                                        + self.paths)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from ipb.engine.investors import INVESTORS_ENV
+
+        if not self.paths:
+            return
+        if self.before is None:
+            os.environ.pop(INVESTORS_ENV, None)
+        else:
+            os.environ[INVESTORS_ENV] = self.before
+
+
 def _write_failed(exc: OSError, target: Path | None, flag: str | None = None) -> "typer.Exit":
     """Print a ``write error`` naming ``flag`` (``--out``) and ``target``, the output path the user gave, and
     return the exit to raise: ``--out: write error: cannot write PATH: REASON``.

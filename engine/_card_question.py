@@ -28,6 +28,10 @@ QUESTION_SLOTS = ("investor", "framework")
 _SLOT = re.compile(r"\{([^{}]*)\}")
 #: Two slots with nothing between them (the second's offset is where the first ends).
 _JOINED = re.compile(r"(\{[^{}]*\})(\{[^{}]*\})")
+#: One slot twice with only spaces or punctuation between ("{investor}-{investor}", "{investor} {investor}").
+_REPEATED = re.compile(r"(\{([^{}]*)\})([^\w{}]+)\{\2\}")
+#: A letter directly before or after a slot ("{investor}s", "{investor}and{framework}", "'s{framework}").
+_LETTER_SLOT = re.compile(r"(?<=[^\W\d_])\{[^{}]*\}|\{[^{}]*\}(?=[^\W\d_])")
 #: A figure: a digit, or a number word that counts or sizes (a written-out figure states a fact just the same).
 _FIGURE = re.compile(r"[0-9]|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                      r"hundred|thousand|million|billion|trillion|percent|half|third|quarter)\b", re.IGNORECASE)
@@ -40,17 +44,35 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 
 
 def _hidden_character(text: str) -> tuple[int, str] | None:
-    """(1-based position in ``text``, the character) of its first control or bidi character, or None.
+    """(1-based position in ``text``, the character) of its first control, bidi or other invisible format character
+    (Unicode category Cf: a zero-width space, joiner or non-joiner, a soft hyphen, a byte order mark; s62 new user
+    N10 saw a U+200B go unseen into every question; a joiner inside an emoji sequence is text), or None.
 
     >>> _hidden_character("A fund\\u202edecides.")
     (7, '\\u202e')
+    >>> _hidden_character("{investor}\\u200b{investor}")
+    (11, '\\u200b')
     >>> _hidden_character("A fund decides.") is None
     True
     """
     for index, char in enumerate(text, 1):
         if char in _BIDI or unicodedata.category(char) == "Cc":
             return index, char
+        if unicodedata.category(char) == "Cf" and not _joins_emoji(text, index - 1):
+            return index, char
     return None
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a zero width joiner between two symbols (an emoji sequence such as man + ZWJ +
+    laptop, which is text: s60 new user N2's test keeps it allowed).
+
+    >>> _joins_emoji("\\U0001F468\\u200d\\U0001F4BB", 1), _joins_emoji("a\\u200db", 1)
+    (True, False)
+    """
+    symbol = ("So", "Sk")
+    return (text[at] == "\u200d" and 0 < at < len(text) - 1 and unicodedata.category(text[at - 1]) in symbol
+            and unicodedata.category(text[at + 1]) in symbol)
 
 
 @dataclass(frozen=True)
@@ -120,13 +142,32 @@ def _not_a_sentence(text: str) -> list[str]:
     return found
 
 
+def _slot_names(data: Mapping[str, Any]) -> tuple[str, str]:
+    """(investor, framework) as the card's ``investor`` and ``name`` write them, for a refusal's example."""
+    investor, name = data.get("investor"), data.get("name")
+    return (investor if isinstance(investor, str) and investor.strip() else "the investor",
+            name if isinstance(name, str) and name.strip() else "the framework")
+
+
+def _filled(snippet: str, names: tuple[str, str]) -> str:
+    """``snippet`` with its slots filled by the card's own names, quoted: what every question would read.
+
+    >>> _filled("{investor}{investor}", ("Philip Fisher", "Fifteen Points"))
+    '"Philip FisherPhilip Fisher"'
+    """
+    return '"' + " ".join(fill_question_text(snippet, names[0], names[1]).split()) + '"'
+
+
 def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
     """Read and check ``question:`` (its shape is the JSON Schema's): errors and warnings go to ``col``.
 
     Errors: a slot other than ``{investor}`` or ``{framework}`` (rule ``question-slot``, with a suggestion), two slots
-    run together (``{investor}{investor}``, also rule ``question-slot``: the names would be joined), a brace
+    run together (``{investor}{investor}``, also rule ``question-slot``: the names would be joined), a slot run into
+    a letter (``{investor}s``, ``{investor}'s{framework}``) or one slot twice with only spaces or punctuation
+    between (``{investor}-{investor}``), both ``question-slot`` with an example in the card's own names, a brace
     that opens or closes no slot (``question-brace``), a control or bidi character left after whitespace is folded
-    (``question-character``: NUL, ESC, a C1 control, U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).
+    (``question-character``: NUL, ESC, a C1 control, U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C, and any
+    other format character of Unicode category Cf, such as U+200B zero width space).
     Warnings: a figure (``question-figure``) or a snake_case token (``question-name``), which would state a fact,
     or an input's name, that the scenario does not give; a text that does not read as a sentence, a lowercase first
     letter or no final '.', '?' or '!' (``question-sentence``: the question would run on into what follows it).
@@ -160,12 +201,27 @@ def card_question(col: Any, data: Mapping[str, Any]) -> CardQuestion | None:
                                   name=m.group(1), suggestion=did_you_mean(m.group(1), list(QUESTION_SLOTS))), path,
                         offset=written.start())
         # s61 new user N13: "{investor}{investor}'s" read "Walter SchlossWalter Schloss's"; two slots with nothing
-        # between them join two names into one word
+        # between them join two names into one word. s62 new user N10: the example is the card's own names, and a
+        # slot run into a letter ("{investor}s", "'s{framework}") or one slot twice with only spaces or punctuation
+        # between ("{investor}-{investor}") is refused too
+        names = _slot_names(data)
         for m, written in zip(_JOINED.finditer(text), _JOINED.finditer(value)):
             col.add(LoadError(f"two slots run together in question.{key}: {m.group(0)} would join two names into one "
-                              "word (\"Walter SchlossWalter Schloss\"); put a space or words between them, or write "
+                              f"word ({_filled(m.group(0), names)}); put a space or words between them, or write "
                               "the slot once", rule="question-slot", name=key), path,
                     offset=written.start() + len(written.group(1)))
+        for written in _REPEATED.finditer(value):
+            shown = " ".join(written.group(0).split())
+            col.add(LoadError(f"one slot twice in a row in question.{key}: {shown} would name the same thing twice "
+                              f"({_filled(shown, names)}); write the slot once, or put words between",
+                              rule="question-slot", name=key), path, offset=written.start() + len(written.group(1))
+                    + len(written.group(3)))
+        for written in _LETTER_SLOT.finditer(value):
+            start, end = written.span()
+            around = " ".join(value[max(0, start - 1):end + 1].split())
+            col.add(LoadError(f"a slot runs into a letter in question.{key}: {around} would join a name and a word "
+                              f"({_filled(around, names)}); put a space between them (a possessive is "
+                              "\"{investor}'s \")", rule="question-slot", name=key), path, offset=start)
         stray = _SLOT.sub("", text)
         if "{" in stray or "}" in stray:
             brace = min(i for i in (blanked.find("{"), blanked.find("}")) if i >= 0)

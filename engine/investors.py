@@ -50,6 +50,7 @@ __all__ = [
     "UnknownInvestorError",
     "investors_schema",
     "load_investors",
+    "load_user_investors",
     "load_investors_text",
     "schools",
     "get_investor",
@@ -226,10 +227,18 @@ class UnknownInvestorError(LoadError, KeyError):
 
 
 class _Registry:
-    def __init__(self, investors: dict[str, Investor], schools: dict[str, School], doc: YamlDoc) -> None:
+    def __init__(self, investors: dict[str, Investor], schools: dict[str, School], doc: YamlDoc,
+                 docs: Mapping[str, YamlDoc] | None = None) -> None:
         self.investors = investors
         self.schools = schools
         self.doc = doc
+        #: file -> document of every registry file merged (the bundled one and the user's): an error about an
+        #: investor is located in the file that lists it (``Investor.file``), never in the bundled one (s62 N5)
+        self.docs: dict[str, YamlDoc] = {doc.file: doc, **(docs or {})}
+
+    def doc_of(self, investor: Investor) -> YamlDoc:
+        """The document of the registry file that lists ``investor``."""
+        return self.docs.get(investor.file, self.doc)
 
 
 def _bundled_path() -> Path:
@@ -289,8 +298,10 @@ def _merged(bundled: str, bundled_mtime: float, extra: tuple[tuple[str, float], 
     base = _registry_at(bundled, bundled_mtime)
     investors, schools = dict(base.investors), dict(base.schools)
     errors: list[IpbError] = []
+    docs: dict[str, YamlDoc] = {}
     for path, mtime in extra:
         user = _user_registry(path, mtime, bundled, bundled_mtime)
+        docs[user.doc.file] = user.doc
         names = {" ".join(n.casefold().split()): i.id for i in investors.values() for n in i.names()}
         cards = {c: i.id for i in investors.values() for c in i.cards}
         for iid, investor in user.investors.items():
@@ -307,7 +318,7 @@ def _merged(bundled: str, bundled_mtime: float, extra: tuple[tuple[str, float], 
         schools.update(user.schools)
     if errors:
         raise ErrorGroup(errors)
-    return _Registry(investors, schools, base.doc)
+    return _Registry(investors, schools, base.doc, docs)
 
 
 def use_investors(*paths: str | Path) -> dict[str, Investor]:
@@ -381,6 +392,19 @@ def load_investors(path: str | Path | None = None) -> dict[str, Investor]:
     ('Ray Dalio', '2022-10')
     """
     return dict(_registry(None if path is None else str(path)).investors)
+
+
+def load_user_investors(path: str | Path) -> dict[str, Investor]:
+    """The investors of one user's registry file alone (as ``--investors`` reads it: the bundled schools may be
+    named), without merging it; for looking into a file before using it.
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        As :func:`load_investors` for that file.
+    """
+    return dict(_user_registry(str(Path(path)), _mtime(Path(path)), str(_bundled_path()), _mtime(_bundled_path()))
+                .investors)
 
 
 def load_investors_text(text: str, file: str = "<string>") -> dict[str, Investor]:
@@ -606,7 +630,7 @@ def check_cards(
         from its list) or in the card (an investor the registry lacks).
     """
     registry = _registry(None if path is None else str(path))
-    doc = registry.doc
+    given = cards is not None
     if cards is None:
         from ipb.engine.registry import bundled_card_paths, compiled_card
 
@@ -618,18 +642,32 @@ def check_cards(
                 # A broken card reports its own errors; it still exists, so the
                 # registry may list it, but its investor cannot be checked.
                 loaded[card_path.stem] = None
+        # s62 N5: a user's file lists cards of its own, found as any card id is (--cards DIR, IPB_CARDS)
+        bundled_file = str(_bundled_path())
+        for investor in registry.investors.values():
+            if investor.file == bundled_file:
+                continue
+            for card_id in investor.cards:
+                if card_id not in loaded:
+                    found = _find_listed_card(card_id)
+                    if found is not _MISSING:
+                        loaded[card_id] = found
         cards = loaded
     problems: list[LoadError] = []
     for investor in registry.investors.values():
+        doc = registry.doc_of(investor)
         for k, card_id in enumerate(investor.cards):
             where = ("investors", investor.id, "cards", k)
             if card_id in cards and cards[card_id] is None:
                 continue
             card = cards.get(card_id)
             if card is None:
-                problems.append(doc.error(f"card {card_id!r} listed for {investor.id!r} is not a bundled card",
+                own = doc is not registry.doc and not given  # a user's file: its cards were looked for by id
+                searched = ("in the bundled cards, the --cards folders or IPB_CARDS; pass the folder of your cards with "
+                            "--cards DIR (or IPB_CARDS)") if own else "a card checked here" if given else "a bundled card"
+                problems.append(doc.error(f"card {card_id!r} listed for {investor.id!r} is not {searched}",
                                           where, rule="card", name=card_id,
-                                          suggestion=did_you_mean(card_id, list(cards))))
+                                          suggestion=did_you_mean(card_id, _card_choices(cards))))
             elif card.investor not in investor.names():
                 problems.append(doc.error(f"card {card_id!r} belongs to {card.investor!r}, not {investor.name!r}",
                                           where, rule="card-investor", name=card_id))
@@ -648,25 +686,87 @@ def check_cards(
             problems.append(exc)
             continue
         if card_id not in investor.cards:
-            problems.append(doc.error(f"card {card_id!r} of {investor.name!r} is missing from its 'cards' list",
-                                      ("investors", investor.id, "cards"), rule="card-missing", name=card_id))
+            problems.append(registry.doc_of(investor).error(
+                f"card {card_id!r} of {investor.name!r} is missing from its 'cards' list",
+                ("investors", investor.id, "cards"), rule="card-missing", name=card_id))
     return problems
+
+
+def _card_choices(cards: Mapping[str, Any]) -> list[str]:
+    """The ids a mistyped listed card id may have meant: ``cards`` and every id a card search finds now."""
+    from ipb.engine.registry import known_card_ids
+
+    return sorted(set(cards) | set(known_card_ids()))
+
+
+def _find_listed_card(card_id: str) -> Any:
+    """The card (``compiled_card(...).card``) a registry lists by id, found as any card id is (``--cards``,
+    ``IPB_CARDS``, the bundled cards); None for a card found that does not load (it reports its own errors where it
+    is checked, and still exists); ``_MISSING`` when no card has that id."""
+    from ipb.engine.registry import compiled_card, find_card
+
+    try:
+        found = find_card(card_id)
+    except LoadError as exc:
+        if exc.rule in ("card", "file"):
+            return _MISSING
+        raise
+    try:
+        return compiled_card(str(found)).card
+    except IpbError:
+        return None
+
+
+_MISSING = object()
 
 
 @data_file_validator("investors.yaml")
 def validate_registry_file(path: Path) -> list[IpbError]:
     """What ``ipb check`` reports for a registry file: its own errors, then (for the
-    bundled registry) every disagreement with the bundled cards."""
+    bundled registry) every disagreement with the bundled cards.
+
+    A user's file is judged as ``--investors FILE`` loads it, by the one loader (:func:`_merged`): added after the
+    bundled registry and the other user files in use (``--investors``, ``IPB_INVESTORS``), an id, name, alias or card
+    id already held is an error at file:line:col (s62 new user N4: it was read alone and passed). A card it lists that
+    no card search finds (``--cards``, ``IPB_CARDS``, the bundled cards) is a ``LintWarning`` (rule ``unknown-card``):
+    the card may still come from ``ipb-cards/`` beside the items at score time.
+    """
     bundled = Path(path).resolve() == _bundled_path().resolve()
     try:
         if bundled:
             _registry(str(path))
-        else:  # a user's file (--investors) may name the bundled schools
-            _user_registry(str(path), _mtime(Path(path)), str(_bundled_path()), _mtime(_bundled_path()))
+        else:  # a user's file (--investors) may name the bundled schools; one added, as it is added for use
+            own = os.path.realpath(path)
+            others = tuple((p, _mtime(Path(p))) for p in _extra_paths() if os.path.realpath(p) != own)
+            registry = _merged(str(_bundled_path()), _mtime(_bundled_path()), (*others, (str(path), _mtime(Path(path)))))
     except ErrorGroup as group:
         return list(group.errors)
     except IpbError as error:
         return [error]
     if not bundled:
-        return []
+        return list(_unknown_card_warnings(registry, str(path)))
     return list(check_cards(path=path))
+
+
+def _unknown_card_warnings(registry: _Registry, file: str) -> list[IpbError]:
+    """A ``LintWarning`` at each card id that ``file``'s investors list and no card search finds."""
+    from ipb.engine.registry import known_card_ids
+    from ipb.errors import LintWarning
+
+    found: list[IpbError] = []
+    for investor in registry.investors.values():
+        if investor.file != file:
+            continue
+        doc = registry.doc_of(investor)
+        for k, card_id in enumerate(investor.cards):
+            if _find_listed_card(card_id) is not _MISSING:
+                continue
+            line, column = doc.locate(("investors", investor.id, "cards", k))
+
+            warning = LintWarning(
+                f"card {card_id!r} listed for {investor.id!r} is not a bundled card nor in the --cards folders or "
+                "IPB_CARDS; pass the folder of your cards with --cards DIR (ipb score and ipb respond also "
+                "find it in ipb-cards/ beside the items)", rule="unknown-card", name=card_id,
+                suggestion=did_you_mean(card_id, known_card_ids()))
+            found.append(warning.with_location(doc.file, line, column, doc.source_line(line)))
+    return found

@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # networkx (a third of a second to import) only where a graph
 
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "loaded_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
-           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error", "item_card_pairs", "copy_dirs"]
+           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error", "item_card_pairs", "copy_dirs",
+           "known_card_ids"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -365,7 +366,7 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
         return bundled
     if sha256 is not None:
         _refuse_other_copy(ref, sha256)
-    known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
+    known = known_card_ids()
     raise LoadError(
         f"{_shown(ref) if _shown(ref) != ref else repr(ref)} is neither a card file nor a known card id (searched: "
         + ", ".join([*(f"--cards/{CARDS_ENV} {f}" for f in card_dirs()), *(str(c) for c in _COPY_DIRS), "the bundled cards"])
@@ -396,7 +397,7 @@ def card_option_error(option: str, ref: str) -> LoadError | None:
     except LoadError as exc:
         if exc.rule not in ("file", "card"):
             raise
-    known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
+    known = known_card_ids()
     as_file = _looks_like_file(ref)
     stem = Path(ref).stem if as_file else ref
     if not ref.strip():
@@ -418,6 +419,12 @@ def card_option_error(option: str, ref: str) -> LoadError | None:
 
 
 _CARD_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def known_card_ids() -> list[str]:
+    """Every card id a bare id could name now (the bundled cards and the ``--cards`` folders), sorted: the
+    choices of a "did you mean"."""
+    return sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
 
 
 def item_card(ref: object, sources: Mapping[str, str] | None = None) -> str:

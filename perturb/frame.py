@@ -36,6 +36,7 @@ from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.deck import deck_errors, set_deck
+from ipb.perturb.derive_rules import refuse_two_derive_rules
 from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.undecided import undecided_on_stated_facts
@@ -693,7 +694,7 @@ def build_frame(
                     grids[name] = clipped
                 else:
                     grids[name] = grid
-    _refuse_two_derive_rules(compiled)
+    refuse_two_derive_rules(compiled)
     consumers: dict[str, list[str]] = {}
     for c in compiled:
         for name, gates in consumed_inputs(c.card).items():
@@ -709,32 +710,6 @@ def build_frame(
         fm6_probe=fm6_probe,
         _card_inputs=tuple(frozenset(c.card.inputs) for c in compiled),
     )
-
-
-def _refuse_two_derive_rules(compiled: Sequence[CompiledCard]) -> None:
-    """Refuse two cards of an L8 frame that derive one input by different rules (``derive: X`` with ``value:``
-    texts that differ other than in spaces): no draw can satisfy both but by chance, and perturb used to find "only
-    0 distinct items" naming one constraint (s61 new user N9). ``ipb check --card A --card B`` builds the frame
-    too, so it says the same.
-
-    Raises
-    ------
-    PerturbError
-        Rule ``shared-input``, naming the input, both cards, both constraint ids and both rules.
-    """
-    first: dict[str, tuple[str, str, str]] = {}
-    for c in compiled:
-        for k in c.card.constraints:
-            if k.derive is None:
-                continue
-            rule = (c.card.id, k.id, k.expr.source)
-            seen = first.setdefault(k.derive, rule)
-            if seen[0] != c.card.id and "".join(seen[2].split()) != "".join(k.expr.source.split()):
-                raise PerturbError(f"input {k.derive!r} is derived by two rules: {seen[2]} (card {seen[0]}, "
-                                   f"constraint {seen[1]}) and {k.expr.source} (card {c.card.id}, constraint {k.id}); "
-                                   "an L8 scenario shares one value, so every item would break one of them: derive "
-                                   "it by one rule (the same value: text in both cards), or in one card only",
-                                   rule="shared-input", name=k.derive)
 
 
 def load_base(path: str | Path, frame: Frame) -> PScenario:

@@ -196,7 +196,7 @@ def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = N
                 f"the SHA-256 of this installation's knowledge sources for {_brief(have_b.get('investors'))} (registry "
                 "entries, the framework cards they list, the knowledge renderings' version): the registry, one of those "
                 "cards or ipb's renderings changed since the item was made (or the field was edited), so condition B "
-                "may retrieve other knowledge cards; make the items again to record this knowledge base"] + (
+                f"may retrieve other knowledge cards; {_knowledge_advice(have_b.get('investors'))}"] + (
                     [] if stored.get("C") == fresh["C"] else
                     [f"condition C context differs from the item's cards: "
                      f"{_condition_difference('C', stored.get('C'), fresh['C'], item['manifest'])}"])
@@ -207,6 +207,32 @@ def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = N
                          + ("question and investors" if name == "B" else "cards") + ": "
                          + _condition_difference(name, have, want, item["manifest"]))
     return found
+
+
+def _knowledge_advice(investors: Any) -> str:
+    """What to do about a condition B knowledge hash that differs: when an investor the item names is not in the
+    registry loaded now, the items were most likely made with a registry file of the user's own that this run lacks
+    (s62 new user N8: a reader's plain ``ipb verify items.jsonl`` was told to make the items again); else remake.
+
+    >>> _knowledge_advice(["Warren Buffett"])
+    'make the items again to record this knowledge base (or, if they were made with a registry file of your own, pass that file: --investors FILE or IPB_INVESTORS=FILE)'
+    >>> _knowledge_advice(["Nobody Known"]).startswith("investor 'Nobody Known' is not in the investor registry loaded")
+    True
+    """
+    from ipb.engine.investors import UnknownInvestorError, get_investor
+
+    unknown = []
+    for name in investors if isinstance(investors, list) else []:
+        try:
+            get_investor(str(name))
+        except UnknownInvestorError:
+            unknown.append(str(name))
+    if not unknown:
+        return ("make the items again to record this knowledge base (or, if they were made with a registry file of "
+                "your own, pass that file: --investors FILE or IPB_INVESTORS=FILE)")
+    return (f"investor {', '.join(map(repr, unknown))} is not in the investor registry loaded (the bundled one, "
+            "--investors and IPB_INVESTORS): pass the registry file the items were made with (ipb verify --investors "
+            "FILE, or IPB_INVESTORS=FILE) instead of making the items again")
 
 
 def _condition_difference(name: str, have: Any, want: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:

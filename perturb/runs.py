@@ -557,8 +557,8 @@ def unregistered_investor_notes(frame: Frame) -> list[str]:
     knowledge cards, and there are none), so the run says so when the items are made, not when a model is run.
 
     An investor added in a registry file (the same schema as frameworks/investors.yaml) is found there; the note
-    names that way out, and says to make the items with it (``IPB_INVESTORS``: ``ipb perturb`` and ``ipb verify``
-    have no ``--investors``), since each item records ``conditions.B.knowledge_sha256`` from the registry the items
+    names that way out, and says to make the items with it (``ipb perturb --investors FILE`` or ``IPB_INVESTORS``;
+    ``ipb verify`` takes the same, s62 new user N8), since each item records ``conditions.B.knowledge_sha256`` from the registry the items
     were made with (s61 new user N3: the note named ``ipb respond --investors`` only, and items made without the
     registry then failed ``ipb verify`` and made respond warn on every record).
     """
@@ -573,7 +573,8 @@ def unregistered_investor_notes(frame: Frame) -> list[str]:
                          "(frameworks/investors.yaml): each item records conditions.B, but `ipb respond "
                          "--conditions B` refuses these items, as condition B has no knowledge cards for the "
                          "investor; register the investor in a registry file (docs/scoring.md, 'An investor of your own') "
-                         "and make the items with it, IPB_INVESTORS=FILE ipb perturb ..., as each item records "
-                         "the knowledge version condition B reads from the registry (ipb verify needs it too); "
+                         "and make the items with it, ipb perturb --investors FILE ... (or IPB_INVESTORS=FILE), as "
+                         "each item records the knowledge version condition B reads from the registry (ipb verify "
+                         "--investors FILE needs it too); "
                          "then pass it to `ipb respond --investors FILE`; or run conditions A and C only")
     return notes

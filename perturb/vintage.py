@@ -69,8 +69,8 @@ def _field(record: Any, name: str) -> Any:
 
 
 @lru_cache(maxsize=1)
-def _investor_registry() -> tuple[Any, Callable[[str, dt.date], Any]] | None:
-    """``(investors, active_on)`` from ``ipb.engine.investors``, or None when it is not installed."""
+def _registry_functions() -> tuple[Callable[[], Any], Callable[[str, dt.date], Any]] | None:
+    """``(load_investors, active_on)`` from ``ipb.engine.investors``, or None when it is not installed."""
     try:
         module = importlib.import_module("ipb.engine.investors")
     except ImportError:
@@ -79,6 +79,17 @@ def _investor_registry() -> tuple[Any, Callable[[str, dt.date], Any]] | None:
     active_on = getattr(module, "active_on", None)
     if load is None or active_on is None:
         return None
+    return load, active_on
+
+
+def _investor_registry() -> tuple[Any, Callable[[str, dt.date], Any]] | None:
+    """``(investors, active_on)``: the registry in use now (bundled, ``--investors``, ``IPB_INVESTORS``; the loader
+    caches it per file), or None when it is not installed. s63ufix: the investors were cached at the first call, so
+    a registry file added later in the process (``use_investors``) went unseen by the career check."""
+    functions = _registry_functions()
+    if functions is None:
+        return None
+    load, active_on = functions
     return load(), active_on
 
 

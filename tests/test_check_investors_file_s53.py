@@ -41,7 +41,9 @@ def test_an_investors_file_under_its_own_name_is_checked_as_one(tmp_path: Path) 
     code, out = _check(path)
     assert code == 0, out
     assert "gates" not in out
-    assert out.strip().endswith("checked 1 file(s) (1 of them investors file(s), checked as such): ok")
+    # s63ufix (NEWUSER_s62 N4): the card it lists, quill_ledger_check, is nowhere to be found: a warning, not an error
+    assert out.strip().endswith("checked 1 file(s) (1 of them investors file(s), checked as such): ok, 1 warning(s) "
+                                "(unknown-card 1)")
 
 
 def test_a_broken_investors_file_gets_the_registry_errors_at_line_and_column(tmp_path: Path) -> None:

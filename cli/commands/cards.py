@@ -160,6 +160,25 @@ def _l8_base_errors(path: Path, doc: YamlDoc, refs: list[str], checked: dict[str
     return found
 
 
+def _l8_card_errors(refs: list[str], checked: dict[str, Any]) -> list[IpbError]:
+    """What the ``--card`` cards of an L8 deck clash in before any base is read (two rules deriving one input,
+    :func:`ipb.perturb.frame.refuse_two_derive_rules`, at the second card's ``derive:``); a card that does not load
+    reports its own errors and is left out here."""
+    from ipb.perturb.derive_rules import refuse_two_derive_rules
+
+    compiled = []
+    for ref in refs:
+        try:
+            compiled.append(checked.get(ref) or compiled_card(ref))
+        except IpbError:
+            continue
+    try:
+        refuse_two_derive_rules(compiled)
+    except IpbError as exc:
+        return [exc]
+    return []
+
+
 def _yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The ``.yaml``/``.yml`` files (any case) under each folder, and each file as given.
 
@@ -297,7 +316,7 @@ def check(
             check_sidecar(path)
             continue
         if path.name in DATA_FILES:
-            problems.extend(DATA_FILES[path.name](path))
+            _sort_found(DATA_FILES[path.name](path), problems, warnings)
             # s61 new user N13: a file named investors.yaml was checked as one but not counted as one, so the count
             # line lacked the "(1 of them investors file(s), checked as such)" that docs/scoring.md promises
             investor_files += path.name == "investors.yaml"
@@ -308,7 +327,7 @@ def check(
             if _is_investors_file(doc.data):
                 # s53newuser finding 5: an investors file under its own name (my_investors.yaml, the file --investors
                 # takes) was read as a card: 11 errors about 'gates'. It is checked as what it is, alone (docs/scoring.md)
-                problems.extend(DATA_FILES["investors.yaml"](path))
+                _sort_found(DATA_FILES["investors.yaml"](path), problems, warnings)
                 investor_files += 1
                 continue
             registry = _registry_kind(doc.data)
@@ -355,11 +374,13 @@ def check(
                 broken[data["id"]] = path
             elif doc is None and (card_id := _id_line(path)) is not None:  # YAML unreadable: its 'id:' line
                 broken.setdefault(card_id, path)
+    l8_bases = 0  # L8 bases checked against the --card cards (their frame says what the cards' rules clash in)
     for path, doc in scenarios:
         try:
             card_id = doc.data.get("card")
             if card_id is None and l8_cards:
                 problems.extend(_l8_base_errors(path, doc, l8_cards, cards))
+                l8_bases += 1
                 continue
             if card_id is None:
                 raise IpbError("a scenario checked on its own must name its 'card'; an L8 base names none: check it "
@@ -391,6 +412,7 @@ def check(
                                     source_line=doc.source_line(line)) from None
             scen = scenario_from_doc(doc, compiled.card)
             warnings.extend(lint_scenario(doc, compiled.card, scen.facts, scen.expected))
+            warnings.extend(_career_warnings(doc, compiled.card))  # perturb's career rule (NEWUSER_s62 N12)
             # the same errors, in the same words, as ipb perturb gives the base (s58 F-W2's edge, s60fix)
             from ipb.perturb.derive_rounding import base_constraint_errors
 
@@ -407,6 +429,10 @@ def check(
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc.with_location(str(path)))
+    if len(l8_cards) > 1 and not l8_bases:  # the cards of an L8 deck, no base: what a base would meet (s62 N11)
+        problems.extend(_l8_card_errors(l8_cards, cards))
+    # a card an investors file lists is found when it is checked on this command line too (s62 N4)
+    warnings = [w for w in warnings if not (w.rule == "unknown-card" and w.name in cards)]
     position = lambda e: (e.file or "", e.line or 0, e.column or 0)  # noqa: E731
     everything = sorted(problems + warnings, key=position)
     if format is RunFormat.json:
@@ -438,6 +464,40 @@ def check(
                       "other languages')", markup=False)
     if problems or (strict and warnings):
         raise typer.Exit(code=1)
+
+
+def _career_warnings(doc: YamlDoc, card: Any) -> list[IpbError]:
+    """An ``outside-career`` warning at ``as_of`` when the scenario is dated inside ``card``'s vintage but outside its
+    investor's career (the registry's active period, with ``--investors`` / ``IPB_INVESTORS``), which ``ipb perturb``
+    refuses as a base without ``--fm6-probe``; judged by perturb's own rule (:func:`ipb.perturb.vintage.date_problem`,
+    paper §11.6). A date outside the vintage has the engine's ``outside-vintage`` warning already."""
+    import datetime as dt
+
+    from ipb.errors import LintWarning
+    from ipb.perturb.vintage import date_problem, framework_window
+
+    raw = doc.data.get("as_of") if isinstance(doc.data, dict) else None
+    try:
+        day = dt.date.fromisoformat(raw) if isinstance(raw, str) else raw if isinstance(raw, dt.date) else None
+    except ValueError:
+        return []  # the scenario loader reports a date that is no date
+    if day is None:
+        return []
+    problem = date_problem(framework_window(card), day)
+    if problem is None or "outside the career of investor" not in problem:
+        return []
+    line, column = doc.locate(("as_of",))
+    warning = LintWarning(f"{problem}: ipb perturb refuses it as a base unless --fm6-probe (its items then probe FM-6); "
+                          "date it inside the investor's career", rule="outside-career", name="as_of")
+    return [warning.with_location(doc.file, line, column, doc.source_line(line))]
+
+
+def _sort_found(found: list[IpbError], problems: list[IpbError], warnings: list[IpbError]) -> None:
+    """Put what a data-file validator found among the errors, or its ``LintWarning``s among the warnings."""
+    from ipb.errors import LintWarning
+
+    for e in found:
+        (warnings if isinstance(e, LintWarning) else problems).append(e)
 
 
 def _id_line(path: Path) -> str | None:

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from ipb.cli._app import INVESTORS_HELP, RunFormat, _fail, app, out, use_investor_files
+from ipb.engine.registry import use_cards
 from ipb.engine.investors import Investor, check_cards, load_investors, schools
 from ipb.errors import ErrorGroup, IpbError
 
@@ -37,16 +38,19 @@ def _as_dict(investor: Investor) -> dict[str, Any]:
 @app.command()
 def investors(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one row per investor; json: the full registry."),
-    check: bool = typer.Option(False, "--check", help="Also cross-check the registry with the bundled cards; exit 1 on a mismatch."),
+    check: bool = typer.Option(False, "--check", help="Also cross-check the registry with the cards (bundled, and for your own file's investors those in --cards / IPB_CARDS); exit 1 on a mismatch."),
     investor_files: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP + " Listed after the bundled ones."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which the card ids your own registry file lists are looked up for --check (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
     """List the investor registry (frameworks/investors.yaml): schools, active periods, boundaries and cards.
 
     With ``--investors FILE`` the file's investors follow the bundled ones, so an author sees the investor a card of
     their own registers, as ``ipb check``, ``ipb score`` and ``ipb respond`` will read it. The table's caption names
-    the schools a registry file may use (the FM-5 clusters).
+    the schools a registry file may use (the FM-5 clusters). ``--check`` finds the cards your file lists as
+    ``ipb check`` does (``--cards DIR``, ``IPB_CARDS``), and a problem with your investor is located in your file.
     """
     try:
+        use_cards(cards_dir)
         use_investor_files(investor_files)
         registry = load_investors()
         problems = check_cards() if check else []

@@ -36,7 +36,8 @@ from typing import Any, Optional
 import typer
 
 from ipb._files import new_folders, output_lock, staged_outputs
-from ipb.cli._app import RunFormat, _fail, _write_failed, app, closed_stdout_ok, err, out
+from ipb.cli._app import (INVESTORS_HELP, RunFormat, _fail, _write_failed, app, closed_stdout_ok, err, investor_files_env, out,
+                          use_investor_files)
 from ipb.cli._stops import outputs_complete, remove_stale, said_on_stop
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
@@ -88,6 +89,7 @@ def perturb(
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look card ids up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
+    investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP + " Each item records the knowledge version condition B reads from it, so ipb verify needs the same file."),
 ) -> None:
     """Write N perturbed items with gold verdicts obtained by executing the card(s).
 
@@ -106,6 +108,7 @@ def perturb(
             if too_many is not None:
                 raise ArgumentError(too_many, file="--n", rule="argument")
             use_cards(cards_dir)
+            use_investor_files(investors)  # a bad file is refused here, at its file:line:col (s62 new user N8)
             bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
             if bad:
                 raise ErrorGroup(bad)
@@ -123,7 +126,7 @@ def perturb(
             # a new folder for the items (and the report) is made, as demo and score do, and removed again if the run
             # writes nothing into it (s59break B14)
             folders = [t.parent for t in (out_path, report) if t is not None and not os.path.lexists(t.parent)]
-            with new_folders(folders), output_lock(out_path):  # a second perturb to the same --out is refused (s53break 5)
+            with new_folders(folders), output_lock(out_path), investor_files_env(investors):  # a second perturb to the same --out is refused (s53break 5)
                 remove_stale((out_path, report), started, _say)
                 counter.start = counter.clock()  # the progress rate counts from here, the stop line from ``started``
                 counter.balance = balance  # its pool pass is said when it starts and ends (s59break B13)
@@ -279,6 +282,7 @@ def verify(
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
+    investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP + " Pass the file the items were made with: each item records the knowledge version condition B reads from it."),
 ) -> None:
     """Re-execute every item against the current cards; exit 1 if any gold no longer matches
     or any scenario breaks a card constraint.
@@ -297,18 +301,54 @@ def verify(
                 raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
             _check_card_file(spec, path)
             overrides[ident] = path
-        if backend is Backend.ray:
-            from ipb.distributed.perturb import verify_ray
+        use_investor_files(investors)
+        with investor_files_env(investors):
+            if backend is Backend.ray:
+                from ipb.distributed.perturb import verify_ray
 
-            result = verify_ray(items, cards=overrides, schema=not no_schema, card_dirs=cards_dir, address=ray_address)
-        else:
-            result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
+                result = verify_ray(items, cards=overrides, schema=not no_schema, card_dirs=cards_dir,
+                                    address=ray_address)
+            else:
+                result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers,
+                                      card_dirs=cards_dir)
     except IpbError as exc:
         raise _fail(exc) from None
     with closed_stdout_ok():  # ``ipb verify ITEMS | head``: the exit status stays verify's (s61 new user N13)
         _print_verify(result, format)
     if not result.ok:
+        beside = _registry_beside(items, result)
+        if beside:
+            err.print(beside, markup=False)
         raise typer.Exit(code=1)
+
+
+_UNKNOWN_INVESTOR = re.compile(r"investor ('[^']*'(?:, '[^']*')*) is not in the investor registry loaded")
+
+
+def _registry_beside(items: Path, result: Any) -> str | None:
+    """A note naming an investors file beside ``items`` (any ``*.yaml``/``*.yml`` there shaped like one) that
+    registers an investor whose knowledge differed for not being in the registry loaded, with the command to pass
+    it; None when there is none. s62 new user N8: a reader given the registry beside the items was told to remake
+    them."""
+    from ipb.engine.investors import find_investor, load_user_investors
+
+    names: set[str] = set()
+    for check in result.checks:
+        for problem in check.problems:
+            for m in _UNKNOWN_INVESTOR.finditer(problem):
+                names.update(n.strip().strip("'") for n in m.group(1).split("', '"))
+    if not names or items.parent is None or not items.parent.is_dir():
+        return None
+    for candidate in sorted(p for p in items.parent.iterdir() if p.suffix.lower() in (".yaml", ".yml") and p.is_file()):
+        try:
+            registry = load_user_investors(candidate)
+        except (IpbError, OSError):
+            continue
+        held = sorted(n for n in names if find_investor(n, registry) is not None)
+        if held:
+            return (f"note: {candidate}, beside the items, registers {', '.join(map(repr, held))}: verify with it, "
+                    f"ipb verify {items} --investors {candidate}")
+    return None
 
 
 def _print_verify(result: Any, format: RunFormat) -> None:
