@@ -194,8 +194,12 @@ class Frame:
     def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
         """``facts`` with every derived input recomputed from the others (unchanged when none is derived).
 
-        A derived input whose sources are not all known is left out (it
-        cannot be computed, so it is not stated).
+        A derived input whose sources are not all known cannot be computed:
+        it is left out, unless ``facts`` state it (a base stating the
+        operating margin and the operating income but not the sales), when it
+        is kept as stated (s62 new user N9); :class:`Generator` refuses a
+        draw that moves a stated source of such a fact while another stays
+        unknown, so the pair stays as the base stated it.
         """
         if not self.derived:
             return facts
@@ -217,6 +221,10 @@ class Frame:
             if value is memo:
                 value = memo[key] = k.value_for(out)
             if value is None:
+                if k.derive in out and any(n in self.inputs and out.get(n) is None for n in names):
+                    # s62 new user N9: stated while a source is unknown: a stated fact, never re-derived from an
+                    # unknown source (dropping it left the gate that reads it INCONCLUSIVE in 27 of 40 items)
+                    continue
                 out.pop(k.derive, None)
             else:
                 out[k.derive] = value

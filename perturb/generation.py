@@ -266,10 +266,34 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
+            moved = self._moved_partial_source(scenario.facts)
+            if moved:
+                return moved
         if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
                 self._market_moved(scenario) or self._outgrew_the_date(scenario)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
+
+    def _moved_partial_source(self, facts: Mapping[str, Any]) -> str:
+        """Why a draw is refused when it moves a stated source of a derived fact that is stated while another of its
+        sources is unknown ("" when none is), s62 new user N9: the fact is kept as stated (:meth:`Frame.complete`),
+        so a moved source would no longer agree with it through the unknown one (operating income $36M at a 12%
+        margin implies sales of $300M; moved to -$900M, the margin would imply negative sales). Drawing the unknown
+        source too is allowed: the fact is then derived from its sources."""
+        base = self.base.facts
+        for c in self.frame.cards:
+            for k in c.card.constraints:
+                if k.derive is None or k.derive not in facts:
+                    continue
+                sources = [n for n in sorted(k.expr.names) if n in self.frame.inputs]
+                if not any(n not in facts for n in sources):
+                    continue
+                moved = [n for n in sources if n in facts and facts[n] != base.get(n)]
+                if moved:
+                    unknown = [n for n in sources if n not in facts]
+                    return (f"moves {', '.join(moved)}, a source of {k.derive}, which is stated while "
+                            f"{', '.join(unknown)} is unknown (constraint {k.id})")
+        return ""
 
     def _timed_inputs(self) -> frozenset[str]:
         """The inputs whose value can be an anachronism (:func:`ipb.perturb.flip_era.timed_inputs`)."""
