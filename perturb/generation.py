@@ -98,7 +98,7 @@ from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
-                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive, NO_INCONCLUSIVE,
                               frozen_input_notes, one_sided_card_notes, near_mode,
                               unregistered_investor_notes)
 from ipb.perturb.sector_registry import context_omissions
@@ -657,6 +657,8 @@ class GenerationRun:
         result.notes += one_sided_card_notes(result.per_card)  # s57 new user W2: an L8 card whose verdict barely moves
         result.notes += unregistered_investor_notes(frame)  # s57 new user C4: condition B cannot be produced
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
+        if result.missing_why and result.missing_why.startswith(NO_INCONCLUSIVE):  # s62 new user N14
+            result.impossible = ["INCONCLUSIVE"]
         if written < n:
             why = "; ".join(
                 f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")
