@@ -35,6 +35,7 @@ from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
+from ipb.perturb.partial_derived import stated_partial
 from ipb.perturb.deck import deck_errors, set_deck
 from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
 from ipb.perturb.gate_lines import profile_line, verdict_line
@@ -194,12 +195,8 @@ class Frame:
     def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
         """``facts`` with every derived input recomputed from the others (unchanged when none is derived).
 
-        A derived input whose sources are not all known cannot be computed:
-        it is left out, unless ``facts`` state it (a base stating the
-        operating margin and the operating income but not the sales), when it
-        is kept as stated (s62 new user N9); :class:`Generator` refuses a
-        draw that moves a stated source of such a fact while another stays
-        unknown, so the pair stays as the base stated it.
+        A derived input whose sources are not all known is left out, unless ``facts`` state it: it is then kept as
+        stated, never derived from an unknown source (:func:`ipb.perturb.partial_derived.stated_partial`, s62 new user N9).
         """
         if not self.derived:
             return facts
@@ -220,13 +217,9 @@ class Frame:
             value = memo.get(key, memo)
             if value is memo:
                 value = memo[key] = k.value_for(out)
-            if value is None:
-                if k.derive in out and any(n in self.inputs and out.get(n) is None for n in names):
-                    # s62 new user N9: stated while a source is unknown: a stated fact, never re-derived from an
-                    # unknown source (dropping it left the gate that reads it INCONCLUSIVE in 27 of 40 items)
-                    continue
+            if value is None and not stated_partial(out, k.derive, names, self.inputs):
                 out.pop(k.derive, None)
-            else:
+            elif value is not None:
                 out[k.derive] = value
         return out
 

@@ -55,21 +55,17 @@ why in words. Temporal displacement always dates an item, with the regime's fact
 
 Reproducibility
 ---------------
-Attempt ``j`` of recipe ``R`` draws from ``random.Random("ipb-perturb/SEED/R/j")``
-and nothing else, so the candidates are the same in any process and the
-selection, made in a fixed order, does not depend on how many worker
-processes computed them: the same cards, base, recipes, N and seed give the
-same items, byte for byte.
+Attempt ``j`` of recipe ``R`` draws from ``random.Random("ipb-perturb/SEED/R/j")`` and nothing else, so the candidates
+are the same in any process and the selection, made in a fixed order, does not depend on how many worker processes
+computed them: the same cards, base, recipes, N and seed give the same items, byte for byte.
 
 Balance
 -------
-With ``balance`` the pool is generated larger (three times each recipe's
-share, then more while a verdict that occurred is short of an even share, up
-to ten times N) and the items are chosen so that every final verdict that
-occurred gets as equal a share as the pool allows; the report gives the
-counts, the evenness (smallest count over largest; a verdict the card can give
-that no item has counts as 0) and the verdicts the card
-can give that never occurred.
+With ``balance`` the pool is generated larger (three times each recipe's share, then more while a verdict that occurred
+is short of an even share, up to ten times N) and the items are chosen so that every final verdict that occurred gets as
+equal a share as the pool allows; the report gives the counts, the evenness (smallest count over largest; a verdict the
+card can give that no item has counts as 0, one that no item can have is left out) and the verdicts the card can give
+that never occurred.
 """
 
 from __future__ import annotations
@@ -98,9 +94,9 @@ from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
-                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive, NO_INCONCLUSIVE,
-                              frozen_input_notes, one_sided_card_notes, near_mode,
-                              unregistered_investor_notes)
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
+                              frozen_input_notes, one_sided_card_notes, near_mode, unregistered_investor_notes)
+from ipb.perturb.partial_derived import moved_partial_source
 from ipb.perturb.sector_registry import context_omissions
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
@@ -266,34 +262,12 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
-            moved = self._moved_partial_source(scenario.facts)
-            if moved:
-                return moved
+            if moved := moved_partial_source(self.frame, self.base.facts, scenario.facts):
+                return moved  # s62 new user N9: a stated source of a fact kept as stated moved
         if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
                 self._market_moved(scenario) or self._outgrew_the_date(scenario)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
-
-    def _moved_partial_source(self, facts: Mapping[str, Any]) -> str:
-        """Why a draw is refused when it moves a stated source of a derived fact that is stated while another of its
-        sources is unknown ("" when none is), s62 new user N9: the fact is kept as stated (:meth:`Frame.complete`),
-        so a moved source would no longer agree with it through the unknown one (operating income $36M at a 12%
-        margin implies sales of $300M; moved to -$900M, the margin would imply negative sales). Drawing the unknown
-        source too is allowed: the fact is then derived from its sources."""
-        base = self.base.facts
-        for c in self.frame.cards:
-            for k in c.card.constraints:
-                if k.derive is None or k.derive not in facts:
-                    continue
-                sources = [n for n in sorted(k.expr.names) if n in self.frame.inputs]
-                if not any(n not in facts for n in sources):
-                    continue
-                moved = [n for n in sources if n in facts and facts[n] != base.get(n)]
-                if moved:
-                    unknown = [n for n in sources if n not in facts]
-                    return (f"moves {', '.join(moved)}, a source of {k.derive}, which is stated while "
-                            f"{', '.join(unknown)} is unknown (constraint {k.id})")
-        return ""
 
     def _timed_inputs(self) -> frozenset[str]:
         """The inputs whose value can be an anachronism (:func:`ipb.perturb.flip_era.timed_inputs`)."""
@@ -657,8 +631,6 @@ class GenerationRun:
         result.notes += one_sided_card_notes(result.per_card)  # s57 new user W2: an L8 card whose verdict barely moves
         result.notes += unregistered_investor_notes(frame)  # s57 new user C4: condition B cannot be produced
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
-        if result.missing_why and result.missing_why.startswith(NO_INCONCLUSIVE):  # s62 new user N14
-            result.impossible = ["INCONCLUSIVE"]
         if written < n:
             why = "; ".join(
                 f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")

@@ -97,13 +97,17 @@ class Generation:
     diversity: "Diversity | None" = None
     #: Why a verdict the card can give was never produced, where no item could have it (``missing_why``).
     missing_why: str | None = None
-    #: Verdicts the card can give that no item of this run can have (INCONCLUSIVE from a base stating every input
-    #: the gates read, :func:`unreachable_inconclusive`): :attr:`evenness` leaves them out.
-    impossible: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.written < 0:
             self.written = len(self.lines)
+
+    @property
+    def impossible(self) -> list[str]:
+        """Verdicts the card can give that no item of this run can have (INCONCLUSIVE from a base stating every
+        input the gates read, as :attr:`missing_why` says, :func:`unreachable_inconclusive`): :attr:`evenness`
+        leaves them out (s62 new user N14)."""
+        return ["INCONCLUSIVE"] if (self.missing_why or "").startswith(NO_INCONCLUSIVE) else []
 
     @property
     def evenness(self) -> float:
@@ -116,7 +120,7 @@ class Generation:
         now 147 / 153 = 0.96).
 
         >>> Generation([], 300, [], {"BUY": 147, "DO_NOT_BUY": 153}, False, ["BUY", "DO_NOT_BUY", "INCONCLUSIVE"],
-        ...            written=300, impossible=["INCONCLUSIVE"]).evenness
+        ...            written=300, missing_why=NO_INCONCLUSIVE + ": the base states every input ...").evenness
         0.9607843137254902
         """
         counts: list[int] = [c for c in self.verdicts.values() if c] + [0] * len(
