@@ -573,6 +573,16 @@ def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: 
                     f"{' (' + spec.unit + ')' if spec.unit else ''}: the unit is dropped; write the bare number",
                     rule="unit-mismatch", name=name), ("facts", name)))
     found.extend(_vintage_problems(doc, card))
+    for k in card.constraints:  # s62 new user N9: a derived fact stated while a source is not
+        unknown = [n for n in sorted(k.expr.names) if n in card.inputs and facts.get(n) is None] if k.derive else []
+        if k.derive and facts.get(k.derive) is not None and unknown:
+            known = [n for n in sorted(k.expr.names) if n in card.inputs and facts.get(n) is not None]
+            found.append(_at(doc, LintWarning(
+                f"fact {k.derive} is derived (constraint {k.id}) but stated while its source "
+                f"{', '.join(unknown)} is not: ipb perturb keeps it as stated, never derives it from an unknown "
+                f"source{', and refuses draws that move ' + ', '.join(known) + ' without ' + ', '.join(unknown) if known else ''}; "
+                f"state {', '.join(unknown)} to let it move with its sources", rule="derived-partial", name=k.derive),
+                ("facts", k.derive)))
     if not expected:
         missing = [n for n in card.inputs if facts.get(n) is None]
         if missing:

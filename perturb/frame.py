@@ -35,6 +35,7 @@ from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
+from ipb.perturb.partial_derived import stated_partial
 from ipb.perturb.deck import deck_errors, set_deck
 from ipb.perturb.derive_rules import refuse_two_derive_rules
 from ipb.perturb.derive_rounding import base_constraint_errors, rounds_across
@@ -195,8 +196,8 @@ class Frame:
     def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
         """``facts`` with every derived input recomputed from the others (unchanged when none is derived).
 
-        A derived input whose sources are not all known is left out (it
-        cannot be computed, so it is not stated).
+        A derived input whose sources are not all known is left out, unless ``facts`` state it: it is then kept as
+        stated, never derived from an unknown source (:func:`ipb.perturb.partial_derived.stated_partial`, s62 new user N9).
         """
         if not self.derived:
             return facts
@@ -217,9 +218,9 @@ class Frame:
             value = memo.get(key, memo)
             if value is memo:
                 value = memo[key] = k.value_for(out)
-            if value is None:
+            if value is None and not stated_partial(out, k.derive, names, self.inputs):
                 out.pop(k.derive, None)
-            else:
+            elif value is not None:
                 out[k.derive] = value
         return out
 

@@ -55,21 +55,17 @@ why in words. Temporal displacement always dates an item, with the regime's fact
 
 Reproducibility
 ---------------
-Attempt ``j`` of recipe ``R`` draws from ``random.Random("ipb-perturb/SEED/R/j")``
-and nothing else, so the candidates are the same in any process and the
-selection, made in a fixed order, does not depend on how many worker
-processes computed them: the same cards, base, recipes, N and seed give the
-same items, byte for byte.
+Attempt ``j`` of recipe ``R`` draws from ``random.Random("ipb-perturb/SEED/R/j")`` and nothing else, so the candidates
+are the same in any process and the selection, made in a fixed order, does not depend on how many worker processes
+computed them: the same cards, base, recipes, N and seed give the same items, byte for byte.
 
 Balance
 -------
-With ``balance`` the pool is generated larger (three times each recipe's
-share, then more while a verdict that occurred is short of an even share, up
-to ten times N) and the items are chosen so that every final verdict that
-occurred gets as equal a share as the pool allows; the report gives the
-counts, the evenness (smallest count over largest; a verdict the card can give
-that no item has counts as 0) and the verdicts the card
-can give that never occurred.
+With ``balance`` the pool is generated larger (three times each recipe's share, then more while a verdict that occurred
+is short of an even share, up to ten times N) and the items are chosen so that every final verdict that occurred gets as
+equal a share as the pool allows; the report gives the counts, the evenness (smallest count over largest; a verdict the
+card can give that no item has counts as 0, one that no item can have is left out) and the verdicts the card can give
+that never occurred.
 """
 
 from __future__ import annotations
@@ -99,8 +95,8 @@ from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, ina
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
-                              frozen_input_notes, one_sided_card_notes, near_mode,
-                              unregistered_investor_notes)
+                              frozen_input_notes, one_sided_card_notes, near_mode, unregistered_investor_notes)
+from ipb.perturb.partial_derived import moved_partial_source
 from ipb.perturb.sector_registry import context_omissions
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
@@ -266,6 +262,8 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
+            if moved := moved_partial_source(self.frame, self.base.facts, scenario.facts):
+                return moved  # s62 new user N9: a stated source of a fact kept as stated moved
         if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
                 self._market_moved(scenario) or self._outgrew_the_date(scenario)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import errno
 import io
+import itertools
 import json
 import os
 import select
@@ -253,7 +254,10 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
         changed since the items were made (s60 new user N6: its gold, a constraint or a range no longer agrees; a
         copy that changed without that is a warning, :attr:`JoinResult.card_warnings`, the one ``ipb verify``
         gives); a copy already beside ``out`` is named as the file at fault, with a copy beside an input that
-        hashes to its name where there is one (s61 new user N12).
+        hashes to its name where there is one (s61 new user N12); no copy of a card beside the inputs hashes to its
+        name or passes, while the line's own input holds one (every copy named: s62 new user N6; changed copies
+        beside inputs whose kept items do not name the card are left out with a warning instead); kept lines name
+        one card id with two hashes (two versions of the card, s62 new user N14: the release failed ``ipb verify``).
     WriteError
         ``ipb-cards`` beside ``out`` is not a folder; ``-`` is given and standard input is ``out``
         (:func:`refuse_stdin_as_output`).
@@ -276,6 +280,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     refuse_stdin_as_output(paths, out)
     seen_ids: dict[str, tuple[int, int, str]] = {}
     seen_scenarios: dict[str, int] = {}
+    versions: dict[str, tuple[str, str, int]] = {}  # card id -> (sha256, input, line) of the first kept line naming it
     files = [JoinedFile(name) for name in names]
     sources: dict[str, dict[Path | None, str]] = {}
     target = Path(out)
@@ -287,56 +292,115 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
     folders = [Path(p).parent for p in file_inputs]
     stale_kept: set[tuple[str, str, str]] = set()  # changed copies beside the output that kept lines named
 
-    def carried(source: str, folder: Path | None) -> Path | None:
-        """The copy of ``source`` the release carries for a line of the input in ``folder`` (None: standard input):
-        the one already beside the output, else the one beside the input, else the first beside another input."""
-        for place in (out_folder, folder, *folders):
-            if place is not None and (place / source).is_file():
-                return place / source
-        return None
+    hashes: dict[Path, str] = {}
+    #: per card copy name (``ipb-cards/<sha256>.yaml``), the copy beside an input that the release carries (None: none
+    #: is carried, every copy found being a changed one that fails and beside no input whose items name it)
+    chosen: dict[str, Path | None] = {}
+    #: copies beside an input (or the output) that do not hash to their name, per copy name, in the order met
+    bad_copies: dict[str, list[Path]] = {}
+    #: per copy name, the first line with no copy of its own whose only copies, beside other inputs, all fail it:
+    #: judged at the end, when it is known whether an input whose items name that copy holds one (s62 new user N6)
+    pending: dict[str, tuple[str, int, str, str, list[str]]] = {}
+    passed_over: dict[Path, tuple[str, Path]] = {}  # a changed copy beside an input -> (its input, the good one used)
+    input_of = {Path(p).parent: p for p in reversed(file_inputs)}  # folder -> the first input in it
+
+    def sha_of(copy: Path) -> str:
+        if copy not in hashes:
+            hashes[copy] = card_file_sha256(copy)
+        return hashes[copy]
+
+    def candidates(source: str, folder: Path | None) -> list[Path]:
+        """The copies of ``source`` beside the inputs, this line's input (``folder``; None: standard input) first,
+        then the others in the order given (s62 new user N6: the first found beside any input was taken, though
+        another input's copy hashed to its name)."""
+        places = dict.fromkeys([*([] if folder is None else [folder]), *folders])
+        return [f / source for f in places if (f / source).is_file() and not _same_folder(f, out_folder)]
 
     def good_copy(source: str, sha: str) -> Path | None:
         """A copy of ``source`` beside an input that hashes to ``sha``, the hash its items name (s61 new user N12)."""
-        return next((f / source for f in dict.fromkeys(folders) if (f / source).is_file()
-                     and not _same_folder(f, out_folder) and card_file_sha256(f / source) == sha), None)
+        return next((c for c in candidates(source, None) if sha_of(c) == sha), None)
 
     def check_copies(cards: list[tuple[str, str, str]], folder: Path | None, name: str, number: int, text: str,
                      ident: str, path: str | Path) -> None:
-        """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed."""
+        """``ipb verify``'s rule for the item on ``number`` when a copy the release carries for it has changed.
+
+        The copy carried is chosen by content, not input order (s62 new user N6): the one already beside the output
+        (s61 new user N12), else one beside an input that hashes to its name, else a changed one (this input's first)
+        with which the line passes ``ipb verify``; the line is refused only when none passes, naming every copy."""
         copies: dict[str, str] = {}
         changed: list[tuple[Path, str, str]] = []
+        open_cards: list[tuple[str, str, str, list[Path]]] = []  # cards with no good copy: (id, sha, source, copies)
         for card_id, sha, source in cards:
             if not (card_id and sha and _safe_source(source)):
                 continue
-            copy = carried(source, folder)
-            if copy is None:
-                continue
-            copies[card_id] = str(copy)
-            if changes.changed(card_id, sha, copy):
-                changed.append((copy, source, sha))
-                if copy.parent.parent == out_folder:
+            there = out_folder / source
+            if there.is_file():
+                copies[card_id] = str(there)
+                if changes.changed(card_id, sha, there):
+                    changed.append((there, source, sha))
                     stale_kept.add((card_id, sha, source))
+                continue
+            found = candidates(source, folder)
+            if not found:
+                continue
+            before = chosen.get(source)
+            good = next((c for c in ([before] if before is not None else []) + found if sha_of(c) == sha), None)
+            for c in found:
+                if sha_of(c) != sha and c not in bad_copies.setdefault(source, []):
+                    bad_copies[source].append(c)
+            if good is not None:
+                copies[card_id] = str(good)
+                chosen.setdefault(source, good)
+                own = None if folder is None else folder / source
+                if own is not None and own != good and own.is_file() and sha_of(own) != sha:
+                    passed_over.setdefault(own, (name, good))
+                continue
+            if source in chosen and before is None:  # judged before: none carried (a pending line)
+                continue
+            open_cards.append((card_id, sha, source, [before] if before is not None else found))
+        search = [target, *([] if folder is None else [path]), *file_inputs]
+        if open_cards:
+            first_problems: list[str] = []
+            for combo in itertools.product(*(tried for _, _, _, tried in open_cards)):
+                trial = dict(copies, **{card_id: str(c) for (card_id, _, _, _), c in zip(open_cards, combo)})
+                check = changes.check(number, text, trial, [target, *(input_of[c.parent.parent] for c in combo),
+                                                            *search[1:]])
+                if check.status == "ok":
+                    for (card_id, sha, source, _), c in zip(open_cards, combo):
+                        chosen[source] = c
+                        changes.changed(card_id, sha, c)
+                    copies = trial
+                    break
+                first_problems = first_problems or list(check.problems)
+            else:
+                owned = [s for _, _, s, _ in open_cards if folder is not None and (folder / s).is_file()]
+                every = [c for _, _, s, _ in open_cards for c in bad_copies.get(s, [])]
+                if owned:  # the line's own input holds a changed copy of it: the run's own copy fails
+                    raise LoadError(
+                        f"line {number} (id {ident!r}) fails ipb verify against the card copy "
+                        f"{', '.join(str(c) for c in every)}, which changed since the items were made (it does not "
+                        f"hash to the sha256 the item names): {'; '.join(first_problems[:3])}; no copy of it beside "
+                        "an input hashes to its name or passes: put back the copy the run wrote", file=name,
+                        line=number, column=1, rule="card-copy", source_line=text[:200])
+                for _, _, source, _ in open_cards:  # judged at the end (an input whose items name it may hold it)
+                    pending.setdefault(source, (name, number, ident, text, first_problems))
+                    chosen[source] = None
         if not changed:
             return
         # the card search ipb verify OUT will have: the output's copies first (a copy already there is the one the
         # release carries), then this input's, then the other inputs' (s62 new user N3: with this input's alone, a
         # description-edited copy beside the output passed here and failed verify, condition B knowledge differs)
-        search = [target, *([] if folder is None else [path]), *file_inputs]
         check = changes.check(number, text, copies, search)
         if check.status != "ok":
-            stale = [(c, good_copy(source, sha)) for c, source, sha in changed if c.parent.parent == out_folder]
-            if stale:  # s61 new user N12: the fault is the copy already beside the output, not the input's line
-                copy, good = stale[0]
-                fix = (f"{good}, beside an input, hashes to its name: copy it over {copy}, or remove {copy} and join "
-                       "again to have it copied" if good is not None else "put back the copy the run wrote")
-                raise LoadError(f"line {number} of {name} (id {ident!r}) fails ipb verify against the card copy "
-                                f"{copy}, which changed since the items were made (it does not hash to its name, the "
-                                "sha256 the items name) and is the one the release carries, as it is already beside "
-                                f"the output: {'; '.join(check.problems[:3])}; {fix}", file=str(copy), rule="card-copy")
-            raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
-                            f"{', '.join(str(c) for c, _, _ in changed)}, which changed since the items were made (it "
-                            f"does not hash to the sha256 the item names): {'; '.join(check.problems[:3])}; put back "
-                            "the copy the run wrote", file=name, line=number, column=1, rule="card-copy", source_line=text[:200])
+            stale = [(c, good_copy(source, sha)) for c, source, sha in changed]
+            # s61 new user N12: the fault is the copy already beside the output, not the input's line
+            copy, good = stale[0]
+            fix = (f"{good}, beside an input, hashes to its name: copy it over {copy}, or remove {copy} and join "
+                   "again to have it copied" if good is not None else "put back the copy the run wrote")
+            raise LoadError(f"line {number} of {name} (id {ident!r}) fails ipb verify against the card copy "
+                            f"{copy}, which changed since the items were made (it does not hash to its name, the "
+                            "sha256 the items name) and is the one the release carries, as it is already beside "
+                            f"the output: {'; '.join(check.problems[:3])}; {fix}", file=str(copy), rule="card-copy")
 
     def kept_lines() -> Iterator[str]:
         for index, path in enumerate(paths):
@@ -361,6 +425,17 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 if first is not None:
                     report.from_files[names[first]] = report.from_files.get(names[first], 0) + 1
                     continue
+                for card_id, sha, _ in cards:  # s62 new user N14: one version of each card in a release
+                    first_use = versions.setdefault(card_id, (sha, names[index], number)) if card_id and sha else None
+                    if first_use is not None and first_use[0] != sha:
+                        raise LoadError(
+                            f"line {number} (id {ident!r}) names card {card_id!r} with sha256 {sha[:12]}..., while "
+                            f"line {first_use[2]} of {first_use[1]} names it with sha256 {first_use[0][:12]}...: the "
+                            "runs were made with two versions of the card (it was edited between them), and ipb "
+                            "verify checks every item of a card id against one card, so the items of one version "
+                            "would fail it; make the older run again with the card as it is now, or join each "
+                            "version's runs into a release of its own; nothing written", file=names[index],
+                            line=number, column=1, rule="card-version", source_line=text[:200])
                 seen_ids[ident] = (index, number, shape)
                 seen_scenarios.setdefault(scenario_key(ident), index)
                 report.kept += 1
@@ -377,14 +452,27 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                                 file=names[index], rule="empty")
 
     result = JoinResult(files)
+    unused: dict[str, list[Path]] = {}  # changed copies left out: beside inputs whose items do not name them
     with new_folders([out_folder]), staged_outputs() as stage:  # on an error the folders made for out go again while empty
         stage.lines(target, kept_lines())
         if not result.kept:  # s59break B14 (every input holds an item by now; this guards an empty path list)
             raise LoadError(f"no items in {', '.join(names)}: nothing to join, nothing written",
                             file=names[0] if names else None, rule="empty")
         if copy_cards:
-            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder, folders)
-    result.card_warnings = changes.warnings()
+            unused = _judge_pending(pending, sources, bad_copies)
+            result.cards_copied, result.missing_cards = _stage_cards(stage, sources, out_folder, folders, chosen)
+    result.card_warnings = changes.warnings(frozenset(str(c) for copies in unused.values() for c in copies)
+                                            if copy_cards else frozenset())
+    if copy_cards:
+        for source, copies in unused.items():  # s62 new user N6: another input's changed copy never blocks a join
+            result.card_warnings.append(
+                f"warning: {', '.join(str(c) for c in copies)}, beside an input whose items do not name it, changed "
+                f"since the items were made and fails line {pending[source][1]} of {pending[source][0]}, so the "
+                f"release does not carry it; no copy of {source} beside an input hashes to its name")
+        for own, (name, carried) in passed_over.items():
+            result.card_warnings.append(
+                f"warning: {own}, beside {name}, changed since the items were made (it does not hash to its name); "
+                f"the release carries {carried}, beside another input, which does")
     for card_id, sha, source in sorted(stale_kept):  # s61 new user N12: a changed copy at the output that passed
         good = good_copy(source, sha)
         if good is not None:
@@ -443,8 +531,35 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
         seen[key] = index
 
 
+def _judge_pending(pending: dict[str, tuple[str, int, str, str, list[str]]],
+                   sources: dict[str, dict[Path | None, str]], bad: dict[str, list[Path]]) -> dict[str, list[Path]]:
+    """Judge the copies that failed a line with no copy of its own (standard input, or an input without that copy)
+    once every line is read (s62 new user N6): a changed copy beside an input whose kept items name it is the run's
+    own and the line is refused, naming every copy; copies beside inputs whose items do not name it are not carried
+    and are returned (copy name -> copies) for a warning.
+
+    Raises
+    ------
+    LoadError
+        The pending line (file, line, column 1), when an input whose kept items name the copy holds a changed one.
+    """
+    unused: dict[str, list[Path]] = {}
+    for source, (name, number, ident, text, problems) in pending.items():
+        users = {origin.parent.parent for origin in sources.get(source, {}) if origin is not None}
+        copies = bad.get(source, [])
+        if any(c.parent.parent in users for c in copies):
+            raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
+                            f"{', '.join(str(c) for c in copies)}, which changed since the items were made (it does "
+                            f"not hash to the sha256 the item names): {'; '.join(problems[:3])}; no copy of it beside "
+                            "an input hashes to its name or passes: put back the copy the run wrote", file=name,
+                            line=number, column=1, rule="card-copy", source_line=text[:200])
+        unused[source] = copies
+    return unused
+
+
 def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]], folder: Path,
-                 inputs: Sequence[Path] = ()) -> tuple[list[str], dict[str, list[str]]]:
+                 inputs: Sequence[Path] = (), chosen: dict[str, Path | None] | None = None
+                 ) -> tuple[list[str], dict[str, list[str]]]:
     """Stage each card copy (and its translations sidecar) for ``folder / source`` where no such file is there
     yet; the sources staged, and per input the sources not found beside it that no other input supplies and that
     are not at the destination already (s60 new user N5: a pipe input was warned about a copy another input gave).
@@ -469,7 +584,11 @@ def _stage_cards(stage: Staging, sources: dict[str, dict[Path | None, str]], fol
                 lacking.append(name)
                 continue
             found = found or origin
-        if found is None:  # s61 new user N4: beside an input none of whose lines was kept (``cat A | join - A``)
+        if chosen is not None and source in chosen:  # the copy judged line by line (s62 new user N6)
+            found = chosen[source]
+            if found is None:  # only changed copies that fail, beside inputs whose items do not name it
+                lacking = list(origins.values())
+        elif found is None:  # s61 new user N4: beside an input none of whose lines was kept (``cat A | join - A``)
             found = next((f / source for f in inputs if (f / source).is_file()), None)
         if target.exists() and not target.is_file():
             raise WriteError(f"cannot write the card copy {target}: it is {file_kind(os.lstat(target).st_mode)}",

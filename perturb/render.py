@@ -813,9 +813,37 @@ def _determined(name: str) -> bool:
     two = _NAME2_POSSESSIVE.match(name)
     return two is not None and two.group("last") not in _BODIES
 
+def _phrase_whether(phrase: str) -> str | None:
+    """A bool's ``phrase:`` that asks (``"Has S been X? {value}."``) as the clause ``"whether S has been X"``, for the
+    line naming undisclosed inputs (s62 new user N14: "the integrity doubts"); the inverse of
+    :func:`_whether_question`, for an auxiliary the subject is followed by a participle or ``-ing`` form after (``is``,
+    ``has``... ``been``, ``bought``, ``buying``). None when the question has no such shape (``Does ...``, ``Is S
+    cheap?``): the caller keeps the label.
+
+    >>> _phrase_whether("Has management's integrity towards shareholders been called into question? {value}.")
+    "whether management's integrity towards shareholders has been called into question"
+    >>> _phrase_whether("Is the central bank buying assets? {value}."), _phrase_whether("Does it pay? {value}.")
+    ('whether the central bank is buying assets', None)
+    """
+    question, mark, _ = phrase.partition("?")
+    words = question.split()
+    if not mark or len(words) < 3 or words[0].lower() not in _INVERTIBLE:
+        return None
+    at = next((i for i, w in enumerate(words[2:], 2)
+               if w in _PARTICIPLES or w.endswith(("ed", "ing")) and "'" not in w), None)
+    subject = words[1:at]
+    if at is None or any(w.lower().strip("(),") in _CLAUSE_WORDS for w in subject) or \
+            subject[-1].lower() in ("the", "a", "an", "its", "their", "this", "these", "those"):
+        return None  # "Has the listed company ...": "listed" is no participle after the subject
+    return f"whether {' '.join(subject)} {words[0].lower()} {' '.join(words[at:])}"
+
+
 def _unknown_label(spec: InputSpec) -> str:
     """How the undisclosed line names ``spec``: its question label; a bool described by ``Whether ...``
-    (and given no ``label:``) as that clause (``whether the story still holds``)."""
+    (and given no ``label:``) as that clause (``whether the story still holds``); a bool whose ``phrase:`` asks
+    ``"Has S been X? {value}."`` as ``whether S has been X`` (:func:`_phrase_whether`)."""
+    if spec.type == "bool" and not spec.label and spec.phrase and (clause := _phrase_whether(spec.phrase)):
+        return clause
     if spec.type == "bool" and not spec.label and spec.description.startswith("Whether "):
         clause = " ".join(_first_clause(" ".join(spec.description.split())).split())
         if len(clause.split()) <= 20:

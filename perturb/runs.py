@@ -26,7 +26,7 @@ NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
            "one_sided_card_notes", "frozen_input_notes",
-           "unreachable_inconclusive", "near_mode", "unregistered_investor_notes"]
+           "unreachable_inconclusive", "NO_INCONCLUSIVE", "near_mode", "unregistered_investor_notes"]
 
 
 
@@ -103,13 +103,28 @@ class Generation:
             self.written = len(self.lines)
 
     @property
+    def impossible(self) -> list[str]:
+        """Verdicts the card can give that no item of this run can have (INCONCLUSIVE from a base stating every
+        input the gates read, as :attr:`missing_why` says, :func:`unreachable_inconclusive`): :attr:`evenness`
+        leaves them out (s62 new user N14)."""
+        return ["INCONCLUSIVE"] if (self.missing_why or "").startswith(NO_INCONCLUSIVE) else []
+
+    @property
     def evenness(self) -> float:
-        """Smallest verdict count over the largest (1.0 is even).
+        """Smallest verdict count over the largest (1.0 is even), over the verdicts the items can have.
 
         A verdict the card can give that no item has counts as 0, so a set
-        of items with a single verdict is not called even.
+        of items with a single verdict is not called even; one that no item
+        can have (:attr:`impossible`) is left out (s62 new user N14: "BUY 147,
+        DO_NOT_BUY 153 (evenness 0.00)" beside "no item can be INCONCLUSIVE";
+        now 147 / 153 = 0.96).
+
+        >>> Generation([], 300, [], {"BUY": 147, "DO_NOT_BUY": 153}, False, ["BUY", "DO_NOT_BUY", "INCONCLUSIVE"],
+        ...            written=300, missing_why=NO_INCONCLUSIVE + ": the base states every input ...").evenness
+        0.9607843137254902
         """
-        counts: list[int] = [c for c in self.verdicts.values() if c] + [0] * len(self.missing)
+        counts: list[int] = [c for c in self.verdicts.values() if c] + [0] * len(
+            [v for v in self.missing if v not in self.impossible])
         top = max(counts, default=0)
         return min(counts) / top if top else 0.0
 
@@ -480,13 +495,17 @@ def frozen_input_notes(frame: Frame, facts: Any) -> list[str]:
     return notes
 
 
+#: How :func:`unreachable_inconclusive`'s reason begins when no item can be INCONCLUSIVE.
+NO_INCONCLUSIVE = "no item can be INCONCLUSIVE"
+
+
 def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -> str | None:
     """Why an L7 run never produced INCONCLUSIVE, when it cannot: the base states every input the card's gates
     read, no operator leaves a stated input unknown, and no gate of the card can be undecided on stated values.
 
     A new user (s46user) perturbed a nine-signal F-score card from a base stating all eight of its facts: the
     summary said "evenness 0.00" and "never produced: INCONCLUSIVE" beside BUY 24 and AVOID 36, which reads like
-    a failed run. The evenness counts a verdict the card can give and no item has as 0; this says why it is 0.
+    a failed run. This says why no item has it, and :attr:`Generation.evenness` then leaves it out (s63join).
     None where INCONCLUSIVE was produced, or an item could be.
     """
     from ipb.perturb.undecided import undecided_gates
@@ -495,9 +514,9 @@ def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -
         return None
     if frame.layer == "L7" and "INCONCLUSIVE" in missing and not undecided_gates(frame.cards[0]) \
             and all(name in _stated(frame, facts) for name in frame.consumers):
-        return ("no item can be INCONCLUSIVE: the base states every input the card's gates read (or they are "
-                "derived from stated ones) and no gate is undecided on stated values, so the evenness counts it as "
-                "0; a base that leaves a fact out gives INCONCLUSIVE items")
+        return (f"{NO_INCONCLUSIVE}: the base states every input the card's gates read (or they are "
+                "derived from stated ones) and no gate is undecided on stated values, so the evenness leaves it "
+                "out; a base that leaves a fact out gives INCONCLUSIVE items")
     # s59break B11: every verdict reported missing says why, not only an unreachable INCONCLUSIVE
     return (f"the card can give {'them' if len(missing) > 1 else 'it'}, but no item this run kept reached "
             f"{'them' if len(missing) > 1 else 'it'}: the scenarios that do lie where few draws fall; --balance draws "

@@ -177,6 +177,7 @@ class ChangedCopies:
             checker = self._checkers[key] = _Checker(dict(cards))
         return checker.check(line, line, text)
 
-    def warnings(self) -> list[str]:
-        """:func:`card_source_lines` of every changed copy met, in the order met."""
-        return card_source_lines(list(self._changed.values()))
+    def warnings(self, leave_out: frozenset[str] = frozenset()) -> list[str]:
+        """:func:`card_source_lines` of every changed copy met, in the order met, but the files in ``leave_out``
+        (``ipb join``: copies tried and not carried, s62 new user N6)."""
+        return card_source_lines([e for (_, _, path), e in self._changed.items() if path not in leave_out])

@@ -311,6 +311,8 @@ def check(
             problems.extend(sidecar_errors(side))
 
     investor_files = 0
+    given_registries: list[Path] = []  # investors files among the paths: they register investors for this call
+    unregistered: list[tuple[Any, YamlDoc]] = []  # cards whose investor the registry is asked about after the loop
     for path in files:
         if is_sidecar(path):
             check_sidecar(path)
@@ -320,6 +322,8 @@ def check(
             # s61 new user N13: a file named investors.yaml was checked as one but not counted as one, so the count
             # line lacked the "(1 of them investors file(s), checked as such)" that docs/scoring.md promises
             investor_files += path.name == "investors.yaml"
+            if path.name == "investors.yaml":
+                given_registries.append(path)
             continue
         doc = None
         try:
@@ -329,6 +333,7 @@ def check(
                 # takes) was read as a card: 11 errors about 'gates'. It is checked as what it is, alone (docs/scoring.md)
                 _sort_found(DATA_FILES["investors.yaml"](path), problems, warnings)
                 investor_files += 1
+                given_registries.append(path)
                 continue
             registry = _registry_kind(doc.data)
             if registry is not None:  # s50break: a registry under another name was checked as a card or a scenario
@@ -346,7 +351,7 @@ def check(
             warnings.extend(advised(card))  # (card.warnings, the plain-against-ratio advice checked)
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
-            warnings.extend(_unknown_investor(card, doc))
+            unregistered.append((card, doc))  # judged after the loop, with the investors files given (below)
             warnings.extend(_outcome_verdict_words(card, doc))
             from ipb.perturb._size_lint import market_by_name_warnings, unbounded_size_warnings  # (s57nufix W1)
 
@@ -374,6 +379,7 @@ def check(
                 broken[data["id"]] = path
             elif doc is None and (card_id := _id_line(path)) is not None:  # YAML unreadable: its 'id:' line
                 broken.setdefault(card_id, path)
+    warnings.extend(_unknown_investors(unregistered, investors, given_registries))
     l8_bases = 0  # L8 bases checked against the --card cards (their frame says what the cards' rules clash in)
     for path, doc in scenarios:
         try:
@@ -625,6 +631,23 @@ def catalog(
     for row in rows:
         table.add_row(*(str(row[c]) for c in columns))
     out.print(table)
+
+
+def _unknown_investors(cards: list[tuple[Any, YamlDoc]], investors: list[Path], given: list[Path]) -> list[IpbError]:
+    """:func:`_unknown_investor` of each card, with the investors files checked in the same call (``ipb check
+    investors.yaml cards/X.yaml``) registered as ``--investors`` files are (s62 new user N14: the card whose investor
+    that file defines was warned ``unknown-investor``). A file that cannot be registered (its own errors are
+    reported where it is checked; the bundled registry itself) adds nothing. The registry is then as it was."""
+    if not (cards and given):
+        return [w for card, doc in cards for w in _unknown_investor(card, doc)]
+    try:
+        use_investor_files([*investors, *given])
+    except (ErrorGroup, IpbError):
+        use_investor_files(investors)
+    try:
+        return [w for card, doc in cards for w in _unknown_investor(card, doc)]
+    finally:
+        use_investor_files(investors)
 
 
 def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:

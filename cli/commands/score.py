@@ -359,7 +359,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     # judge, s53newuser finding 1; the note under the board says why)
     on = rows[0].get("rank_on", "layer_composite") if rows else "layer_composite"
     table.add_column("ranked on" if on == "layer_composite" else f"ranked on {labels.get(str(on), on)}",
-                     justify="right", min_width=5 if on == "layer_composite" else 10, overflow="fold")
+                     justify="right", min_width=6 if on == "layer_composite" else 10, overflow="fold")
     for name in LEADERBOARD_METRICS:
         table.add_column(labels.get(name, name), justify="right", min_width=7, overflow="fold")
     table.add_column("composite over", justify="right", min_width=6, overflow="fold")
@@ -381,6 +381,10 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
         table.box, table.padding, table.collapse_padding, table.show_edge = box.SIMPLE_HEAD, (0, 0, 0, 0), True, False
         for column in table.columns[2:]:  # n, coverage, ranked on, the metrics, composite over: at their least
             column.max_width = column.min_width
+            # s62 new user N14: a header folded mid-word at that width ("covera / ge", "ranke / d on"); it is now
+            # broken between words, or after a hyphen it is given
+            if isinstance(column.header, str) and column.max_width:
+                column.header = _fit_header(column.header, column.max_width)
         table.columns[1].no_wrap = False  # a long model name folds rather than pushes the board past the width
     console.print(table)
     by_model = _unscored_by_model(summary, [str(r["model"]) for r in rows])
@@ -398,6 +402,35 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     note = rank_note(summary, rows)
     if note:
         console.print(note, markup=False)
+
+
+#: Where a leaderboard header word may break when its column is narrower than the word (a hyphen ends the first part).
+_HEADER_BREAKS = {"coverage": ("cover-", "age"), "composite": ("compo-", "site"), "VerdictAcc": ("Verdict", "Acc"),
+                  "BASP-strict": ("BASP-", "strict"), "ranked": ("rank-", "ed")}
+
+
+def _fit_header(header: str, width: int) -> str:
+    r"""``header`` with a line break wherever its words, set in ``width`` columns, would be cut mid-word: between
+    words, else at :data:`_HEADER_BREAKS`, else in pieces of ``width - 1`` characters and a hyphen (s62 new user N14:
+    the board on a pipe read "covera / ge", "ranke / d on", "composi / te").
+
+    >>> _fit_header("coverage", 6), _fit_header("ranked on", 6), _fit_header("composite over", 7)
+    ('cover-\nage', 'ranked\non', 'compo-\nsite\nover')
+    >>> _fit_header("VerdictAcc", 7), _fit_header("KCCS", 7), _fit_header("abcdefghij", 4)
+    ('Verdict\nAcc', 'KCCS', 'abc-\ndef-\nghij')
+    """
+    lines: list[str] = []
+    for word in header.split():
+        pieces = list(_HEADER_BREAKS.get(word, (word,))) if len(word) > width else [word]
+        if any(len(p) > width for p in pieces):
+            pieces = [word[i:i + width - 1] + "-" for i in range(0, len(word) - width, width - 1)]
+            pieces.append(word[len(pieces) * (width - 1):])
+        for piece in pieces:
+            if lines and len(lines[-1]) + 1 + len(piece) <= width and not lines[-1].endswith("-"):
+                lines[-1] += " " + piece
+            else:
+                lines.append(piece)
+    return "\n".join(lines)
 
 
 def _metric_cell(row: Mapping[str, Any], name: str) -> str:

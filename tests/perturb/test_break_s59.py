@@ -79,12 +79,19 @@ def test_join_checks_card_copies_against_their_hash_names(tmp_path):
     good = _run(tmp_path / "good", _item("T-00000000000000aa"))
     bad = _run(tmp_path / "bad", _item("T-00000000000000bb"), card=CARD_TEXT + "edited: yes\n")
     out = tmp_path / "out" / "items.jsonl"
-    code, text = _join(str(bad), str(good), "--out", str(out))
+    code, text = _join(str(bad), "--out", str(out))
     copy = tmp_path / "bad" / "ipb-cards" / f"{CARD_HASH}.yaml"
     # s61nfix (N6): a changed copy is judged by ipb verify's check of the items naming it (these bare items fail it)
     assert code == 1 and f"{bad}:1:1: load error: line 1 (id 'T-00000000000000bb') fails ipb verify against the card " \
         f"copy {copy}, which changed since the items were made" in text
     assert not out.parent.exists() or list(out.parent.iterdir()) == []
+    # s63join (s62 new user N6): with good's copy, which hashes to its name, beside another input, that one is carried
+    # and the edited one named; the copy is chosen by content, not by the order of the inputs
+    code, text = _join(str(bad), str(good), "--out", str(out))
+    assert code == 0 and f"warning: {copy}, beside {bad}, changed since the items were made" in text
+    assert (out.parent / "ipb-cards" / f"{CARD_HASH}.yaml").read_text(encoding="utf-8") == CARD_TEXT
+    for made in sorted(out.parent.rglob("*"), reverse=True):
+        made.unlink() if made.is_file() else made.rmdir()
 
     (out.parent / "ipb-cards").mkdir(parents=True, exist_ok=True)
     stale = out.parent / "ipb-cards" / f"{CARD_HASH}.yaml"

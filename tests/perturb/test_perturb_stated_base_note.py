@@ -65,7 +65,10 @@ def test_a_base_stating_every_fact_says_why_no_item_is_inconclusive(tmp_path):
     # shares issued: BUY needs roa and margin_change both above 0%, every other draw is AVOID, none undecided
     output, report = _run(tmp_path, "  roa: 4%\n  margin_change: 1%\n  shares_issued: true\n")
     assert "INCONCLUSIVE" not in report["verdicts"] and "INCONCLUSIVE" in report["missing"]
-    assert report["evenness"] == 0.0
+    # s63join (s62 new user N14): the evenness leaves out the verdict no item can have; it was 0.0 here, counting
+    # INCONCLUSIVE as 0 beside the note that says no item can be INCONCLUSIVE. Seed 3: AVOID 6, BUY 2 -> 2 / 6
+    assert report["verdicts"] == {"AVOID": 6, "BUY": 2} and report["evenness"] == 0.3333
+    assert "verdicts: AVOID 6, BUY 2 (evenness 0.33)" in output
     assert report["missing_why"].startswith(NOTE)
     assert f"never produced: AVOID, INCONCLUSIVE ({NOTE}" in output or f"never produced: INCONCLUSIVE ({NOTE}" in output
 
