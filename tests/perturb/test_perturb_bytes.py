@@ -552,6 +552,11 @@ l8-three-investors 12 of 90, under fill and ``--no-near-duplicates`` 56 of 240; 
 for a bank or an insurer the gross margin) of a non-subscription business. marks-defaults (and under fill) is unchanged.
 The pins move 3bc8e769 -> 2a8e0da5, f6c201ac -> 805768b3, and under fill (and ``--no-near-duplicates``)
 4dec4779 -> 9dc887a8.
+Re-pinned in s63cards (stop 63 review R1, R2): marks_risk_return_assessment gained two constraints and its gates 2-4
+new INCONCLUSIVE elements; no pinned run uses that card, but Howard Marks's condition-B knowledge hashes every card of
+his, so marks-defaults (150 of 150 lines, under fill too) and l8-three-investors (90 of 90) differ from main only in
+``conditions.B.knowledge_sha256`` (checked field by field against main's files). The pins move 22d5010f -> 9e280f57,
+under fill 5285d88a -> 8e87b757, and 805768b3 -> 30d14d7f.
 """
 
 from __future__ import annotations
@@ -572,9 +577,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "2a8e0da515278c677203393e54ac1bce5aac9bf9794bba5fca4d79315b0612ef"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "22d5010f2e9d850facf5ea8462bbc0a8c08d2c89d581229b04bc684134d5fd73"),
+                       "9e280f57213b8e00b3a9eed409451e974a4017cf4ec85c8eb34ea61718e5df48"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "805768b3ba610204f7410b871270104bf5c94a2ab6f32105fd2214c68e2c9a23"),
+                           7, "", 90, "30d14d7f324ff091f212f0d07c78a7bb1752cd5fac8810356adb77c7944f92de"),
 }
 
 
@@ -602,7 +607,7 @@ def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
     for name, digest in (("buffett-bench-recipes", "9dc887a85d02a087fb138278953d5505b78eb0b3baae30313f0ba1db37ce6400"),
-                         ("marks-defaults", "5285d88ab49c90968a685e634338462a0cef7b4eca08510e3df90ae7ee6c8ed3")):
+                         ("marks-defaults", "8e87b7577c7bf0df018d9291da708163cecfd8e66d24dd0e11573c212bfad9f6")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)

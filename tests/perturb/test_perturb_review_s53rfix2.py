@@ -46,7 +46,9 @@ _MUN = {"incentives_aligned": True, "bias_driven_thesis": False, "probability_of
     ("durable", "adapted_through_disruption", "24%", "a_displaced_business_has_no_durable_advantage", False),
     ("durable", "untested", "-7%", "a_durable_advantage_earns_a_positive_return", True),                # #135
     ("durable", "untested", "-1%", "a_durable_advantage_earns_a_positive_return", True),
-    ("durable", "untested", "0%", "a_durable_advantage_earns_a_positive_return", False),                # the edge
+    # the edge of this rule; since s63cards (s63 review R3) a durable moat on 0-5% breaks the stricter rule beside it
+    ("durable", "untested", "0%", "a_durable_advantage_earns_more_than_a_bond", True),
+    ("durable", "untested", "6%", "a_durable_advantage_earns_a_positive_return", False),
     ("none", "untested", "-7%", "a_durable_advantage_earns_a_positive_return", False),
 ])
 def test_munger_advantage_agrees_with_the_record_and_the_returns(advantage, record, roc, rule, refused):

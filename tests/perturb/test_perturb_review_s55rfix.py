@@ -103,7 +103,9 @@ def test_marks_speculative_debt_can_default(asset, loss, refused):
 #
 # s55review: #262 a loved high-yield bond in a hot market at $52M against a value of $100M (94 of 1,000 items loved at
 # 60% of value or less).
-_LOVED = {"intrinsic_value": "$100M", "expected_return": "26.5%", "risk_free_rate": "10%",
+# s63cards (s63 review R1): #262's 26.5% beside Treasuries at 10% (16.5 points, loved, hot) now also breaks
+# a_loved_asset_in_a_hot_market_promises_no_rich_return; 20% (ten points over, that rule's edge) isolates this rule.
+_LOVED = {"intrinsic_value": "$100M", "expected_return": "20%", "risk_free_rate": "10%",
           "permanent_loss_probability": "15%", "view_vs_consensus": "consensus", "market_temperature": "hot",
           "asset_class": "high_yield_bond"}
 

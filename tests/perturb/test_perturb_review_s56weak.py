@@ -97,7 +97,9 @@ _FLOOR = "price_at_least_a_quarter_of_the_formula_value"
     ("$1.50", "25%", "7.2%", "$60", ()),                # the base: $53.63, 112%
     ("$1", "-3%", "7.2%", "$20", ()),                   # growth under 0 read as 0: 4 x 8.5 x 4.4/7.2 = $20.78
     ("$1", "-3%", "7.2%", "$21", (_CEILING,)),
-    ("-$0.50", "5%", "7.2%", "$150", ()),               # no formula value, no ceiling
+    # no formula value, no ceiling; since s63cards (s63 review R6) the row's 28% past growth beside a loss breaks
+    # a_loss_has_no_positive_past_growth, and that rule alone
+    ("-$0.50", "5%", "7.2%", "$150", ("a_loss_has_no_positive_past_growth",)),
     ("$8.60", "18.5%", "8.5%", "$30", (_FLOOR,)),       # s54rfix's floor case is still the floor's alone
 ])
 def test_graham_price_at_most_four_times_the_formula_value(eps, growth, aaa, price, broken):
