@@ -209,6 +209,13 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                     "separates them.")
     caption += (" Ranked on: that value, the one each row is ranked by (the BASP composite beside it is the mean over "
                 "the model's responses only). " + FAILURES_COLUMN_RULE[failures == "count"])
+    threshold = next((r.failures.min_confidence for r in rows if r.failures is not None
+                      and r.failures.min_confidence is not None), None)
+    if threshold is not None:
+        caption += (f" For review: the gate and final verdicts read with a confidence below --min-confidence "
+                    f"{threshold:g} (the parser's confidence in its reading, not the model's), and the responses "
+                    "holding one; routed to review (targets[].review in responses.jsonl), still scored as read and in "
+                    "every figure here, none dropped.")
     out = (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
            f"<thead>{head}</thead><tbody>{''.join(body[:LEADER_ROWS])}</tbody></table></div>")
     if len(body) > LEADER_ROWS:
@@ -269,6 +276,10 @@ def _failures_cell(model: str, counts: FailureCounts | None) -> str:
     if counts.kccs_unknown:
         lines.append(f'<span class="f" data-src="{_e(base)}/n_kccs_unknown">KCCS unknown '
                      f"{_e(share(counts.kccs_unknown, counts.n))}</span>")
+    if counts.min_confidence is not None:  # s63 new user E1: the readings a person should check, counted
+        lines.append(f'<span class="f review" data-src="{_e(base)}/n_review_records">for review (below '
+                     f"--min-confidence {counts.min_confidence:g}): {counts.review} reading(s) in "
+                     f"{_e(share(counts.review_records, counts.n))} responses, still scored</span>")
     return f'<td class="failures" data-model="{_e(model)}">' + "".join(lines) + "</td>"
 
 
