@@ -25,7 +25,9 @@ class FailureCounts:
     ``gates_read`` the gates of its scored answers read INCONCLUSIVE (an "unknown" verdict); ``min_confidence`` the
     run's ``--min-confidence`` (None: not given) and ``review`` and ``review_records`` the readings of its scored
     answers below it and the answers holding one (``n_review``, ``n_review_records``): routed to review, still scored
-    as read and in every mean (docs/scoring.md "How review-routed readings are counted"; s63 new user E1).
+    as read and in every mean (docs/scoring.md "How review-routed readings are counted"; s63 new user E1);
+    ``contradicts`` its scored answers whose stated final verdict passes a kill gate their own trace read REJECT
+    (``n_final_contradicts_trace``, s63 new user E2).
     """
 
     n: int
@@ -38,6 +40,7 @@ class FailureCounts:
     min_confidence: float | None = None
     review: int = 0
     review_records: int = 0
+    contradicts: int = 0
 
     @property
     def n_refusals(self) -> int:
@@ -85,4 +88,5 @@ def failure_counts(model: str, group: Mapping[str, Any], unscored: Iterable[Any]
         min_confidence=min_confidence,
         review=int_or_none(group.get("n_review")) or 0,
         review_records=int_or_none(group.get("n_review_records")) or 0,
+        contradicts=int_or_none(group.get("n_final_contradicts_trace")) or 0,
     )
