@@ -600,11 +600,16 @@ def main() -> None:  # pragma: no cover - console entry point
     be written otherwise (a full device, :class:`StandardOutputError`, also at the last flush) ends it with one line
     on standard error and exit 1 (s62 new user N7: an ``OSError`` traceback in every command)."""
     global CONSOLE_PROCESS
+    import signal
+    import time
+
     CONSOLE_PROCESS = True
+    started = time.monotonic()
     stop_on_terminate()
-    call = fast_invocation(sys.argv[1:])
     try:
         try:
+            # inside the try: a Ctrl-C during the command's imports (seconds for score's parser) is a stop too
+            call = fast_invocation(sys.argv[1:])
             if call is not None:
                 import gc
 
@@ -627,3 +632,12 @@ def main() -> None:  # pragma: no cover - console entry point
         except OSError:
             pass
         sys.exit(1)
+    except (KeyboardInterrupt, SystemExit) as exc:  # s63 new user B1/B2: one line and 128 + n, never a traceback
+        from ipb.cli._stops import said_at_top, stop_status
+
+        status = stop_status(exc)
+        if status is None:
+            raise
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the line short
+        said_at_top(sys.argv[1:], status, time.monotonic() - started)
+        sys.exit(status)

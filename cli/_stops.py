@@ -8,7 +8,10 @@ each command says and does around that:
 - :func:`said_on_stop`: one line on stderr naming the signal when the block is stopped by one;
 - :func:`remove_stale`: a killed run's temporary files of the outputs removed, and named, at the start of a rerun;
 - :func:`outputs_complete`: once every output is renamed into place, a signal no longer turns the finished run
-  into a failure: it is noted in one line and the command ends with its own exit status (0).
+  into a failure: it is noted in one line and the command ends with its own exit status (0);
+- :func:`stop_status` and :func:`said_at_top`: every other command (``score``, ``report``, ``parse``, ``verify``,
+  ``check``, ``respond`` before its first request, ...) and a stop during start-up (the imports) end in
+  :func:`ipb.cli._app.main` with one line and exit 128 + n, never a traceback (s63 new user B1, B2).
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
-__all__ = ["outputs_complete", "remove_stale", "said_on_stop", "signal_name"]
+__all__ = ["mark_said", "outputs_complete", "remove_stale", "said_at_top", "said_on_stop", "signal_name",
+           "stop_status"]
 
 #: Set by :func:`outputs_complete`; :func:`said_on_stop` then lets a stop through as a finished run.
 _COMPLETE: list[str] = []
+#: Set once a command has said in its own words that it was stopped: :func:`said_at_top` then says nothing more.
+_SAID: list[str] = []
 
 
 def signal_name(number: int) -> str:
@@ -63,8 +69,88 @@ def said_on_stop(say: Callable[[str], None]) -> Iterator[None]:
         if _COMPLETE:
             _note_late(how)
             return
+        mark_said(how)
         say(how)
         raise
+
+
+def mark_said(how: str) -> None:
+    """Note that the command has told the stop (``how``) itself, so that :func:`said_at_top` adds no second line."""
+    _SAID[:] = [how]
+
+
+def stop_status(exc: BaseException) -> Optional[int]:
+    """The exit status of a stop by a signal (130 for Ctrl-C, 128 + n for another), or None for anything else.
+
+    A ``KeyboardInterrupt`` is 130; ``SystemExit(128 + n)`` (:func:`ipb.cli._app.stop_on_terminate`, or typer's
+    ``Exit(130)`` after it caught a Ctrl-C) keeps its status.
+
+    >>> stop_status(KeyboardInterrupt()), stop_status(SystemExit(143)), stop_status(SystemExit(1))
+    (130, 143, None)
+    """
+    if isinstance(exc, KeyboardInterrupt):
+        return 130
+    if isinstance(exc, SystemExit) and isinstance(exc.code, int) and 128 < exc.code < 128 + 65:
+        return exc.code
+    return None
+
+
+def _option(args: Sequence[str], *names: str) -> Optional[str]:
+    """The value of the first of ``names`` on the command line ``args`` (``--out X`` or ``--out=X``), or None."""
+    for i, arg in enumerate(args):
+        for name in names:
+            if arg == name and i + 1 < len(args):
+                return args[i + 1]
+            if name.startswith("--") and arg.startswith(name + "="):
+                return arg[len(name) + 1:]
+    return None
+
+
+def _kept(path: str) -> str:
+    import os
+
+    return f"{path} kept as it was" if os.path.lexists(path) else f"{path} not made"
+
+
+def _what_written(command: str, args: Sequence[str]) -> str:
+    """What a stopped ``command`` (run with ``args``, the words after it) left: its outputs are written whole at the
+    end (atomic renames, :mod:`ipb._files`), so a stop before then leaves none of them, new or partial."""
+    if command == "score":
+        out = _option(args, "--out", "-o")
+        return "no results written" + (f" ({_kept(out)})" if out else "")
+    if command == "report":
+        return f"no report written ({_kept(_option(args, '--out', '-o') or 'report.html')})"
+    if command == "respond":
+        out = _option(args, "--out", "-o")
+        return "no request sent, no record written" + (f" ({_kept(out)})" if out else "")
+    if command in ("parse", "verify", "check", "explain", "run", "catalog", "investors", "schema", "depgraph"):
+        return "nothing written"
+    return "no output left partial (each is written whole at the end, or not at all)"
+
+
+def said_at_top(argv: Sequence[str], status: int, seconds: float) -> None:
+    """Say, in one line on stderr, that the ``ipb`` command of ``argv`` was stopped by the signal of exit ``status``
+    after ``seconds`` and what it wrote, unless the command said so itself (:func:`said_on_stop`, :func:`mark_said`)
+    or its outputs were already complete.
+
+    ``score stopped by SIGINT (Ctrl-C) after 8 s: no results written (out not made)``: the same form as
+    ``ipb perturb``'s and ``ipb join``'s lines (s63 new user B1: a 50-line traceback ending in KeyboardInterrupt).
+    """
+    if _SAID or _COMPLETE:
+        return
+    from ipb.perturb._progress import duration
+
+    how = "SIGINT (Ctrl-C)" if status == 130 else signal_name(status - 128)
+    words = [a for a in argv]
+    command = next((a for a in words if not a.startswith("-")), "ipb")
+    rest = words[words.index(command) + 1:] if command in words else []
+    when = " during start-up" if command == "respond" else ""
+    try:
+        sys.stderr.write(f"{command} stopped by {how}{when} after {duration(seconds)}: "
+                         f"{_what_written(command, rest)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _note_late(how: str) -> None:

@@ -625,6 +625,12 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         if isinstance(value, int):
             counts[label] = value
     counts["models"] = len(models)
+    threshold = review_threshold(s.doc)
+    if threshold is not None:  # s63 new user E1: the routing score did, beside the counts it is part of
+        review = s.at("counts", "review") or {}
+        counts[f"readings below --min-confidence {threshold:g} routed to review (still scored)"] = \
+            int(review.get("readings") or 0)
+        counts["responses holding one"] = int(review.get("records") or 0)
     return ReportData(
         title=title or "ipb report",
         source=str(folder),
@@ -645,6 +651,23 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         options=dict(options),
         policy=s.policy,
     )
+
+
+def review_threshold(summary: Mapping[str, Any]) -> float | None:
+    """The run's ``--min-confidence`` (``counts.review.min_confidence``, else ``options.min_confidence``), or None
+    when the run was scored without it.
+
+    >>> review_threshold({"counts": {"review": {"min_confidence": 0.5, "readings": 3, "records": 2}}})
+    0.5
+    >>> review_threshold({"counts": {}, "options": {"min_confidence": None}}) is None
+    True
+    """
+    counts = summary.get("counts")
+    review = counts.get("review") if isinstance(counts, Mapping) else None
+    value = review.get("min_confidence") if isinstance(review, Mapping) else None
+    if value is None and isinstance(summary.get("options"), Mapping):
+        value = summary["options"].get("min_confidence")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _validate(summary: Mapping[str, Any], path: Path) -> None:
@@ -710,7 +733,8 @@ def _leader_row(s: _Summary, derive: _Derive, m: str) -> LeaderRow:
         parse_failure=parse,
         n_records=s.count("groups", "model", m, "n"),
         coverage=_coverage_stat(s, m),
-        failures=failure_counts(m, s.at("groups", "model", m) or {}, s.at("unscored") or (), derive.records),
+        failures=failure_counts(m, s.at("groups", "model", m) or {}, s.at("unscored") or (), derive.records,
+                                min_confidence=review_threshold(s.doc)),
     )
 
 

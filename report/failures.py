@@ -22,7 +22,12 @@ class FailureCounts:
     ``no_commitment``, ``echo``; ``unrecorded`` for refusals of a summary whose ``unscored`` list names no model) to its count;
     ``unreadable`` is the parse failures; ``verdict_only`` the scored answers with no gate read but a stated final
     verdict (``n_trace_unread``); ``kccs_unknown`` the scored answers whose KCCS is unknown; ``gates_unknown`` of
-    ``gates_read`` the gates of its scored answers read INCONCLUSIVE (an "unknown" verdict).
+    ``gates_read`` the gates of its scored answers read INCONCLUSIVE (an "unknown" verdict); ``min_confidence`` the
+    run's ``--min-confidence`` (None: not given) and ``review`` and ``review_records`` the readings of its scored
+    answers below it and the answers holding one (``n_review``, ``n_review_records``): routed to review, still scored
+    as read and in every mean (docs/scoring.md "How review-routed readings are counted"; s63 new user E1);
+    ``contradicts`` its scored answers whose stated final verdict passes a kill gate their own trace read REJECT
+    (``n_final_contradicts_trace``, s63 new user E2).
     """
 
     n: int
@@ -32,6 +37,10 @@ class FailureCounts:
     kccs_unknown: int = 0
     gates_unknown: int = 0
     gates_read: int = 0
+    min_confidence: float | None = None
+    review: int = 0
+    review_records: int = 0
+    contradicts: int = 0
 
     @property
     def n_refusals(self) -> int:
@@ -44,10 +53,11 @@ def int_or_none(value: Any) -> int | None:
 
 
 def failure_counts(model: str, group: Mapping[str, Any], unscored: Iterable[Any],
-                   records: Iterable[Mapping[str, Any]]) -> FailureCounts:
+                   records: Iterable[Mapping[str, Any]], min_confidence: float | None = None) -> FailureCounts:
     """``model``'s counts from its summary group (``n``, ``n_invalid``, ``n_refusals``, ``n_parse_failures``,
-    ``n_trace_unread``, ``n_kccs_unknown``), the summary's ``unscored`` entries (which name their model since s50user)
-    and the scored records (their parsed gates read INCONCLUSIVE)."""
+    ``n_trace_unread``, ``n_kccs_unknown``, ``n_review``, ``n_review_records``), the summary's ``unscored`` entries
+    (which name their model since s50user) and the scored records (their parsed gates read INCONCLUSIVE);
+    ``min_confidence`` is the run's threshold (the summary's ``counts.review.min_confidence``), None when not given."""
     from ipb.scoring.outcome import REFUSAL_REASONS
 
     kinds: dict[str, int] = {}
@@ -75,4 +85,8 @@ def failure_counts(model: str, group: Mapping[str, Any], unscored: Iterable[Any]
         kccs_unknown=int_or_none(group.get("n_kccs_unknown")) or 0,
         gates_unknown=unknown,
         gates_read=read,
+        min_confidence=min_confidence,
+        review=int_or_none(group.get("n_review")) or 0,
+        review_records=int_or_none(group.get("n_review_records")) or 0,
+        contradicts=int_or_none(group.get("n_final_contradicts_trace")) or 0,
     )

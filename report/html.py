@@ -209,6 +209,17 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                     "separates them.")
     caption += (" Ranked on: that value, the one each row is ranked by (the BASP composite beside it is the mean over "
                 "the model's responses only). " + FAILURES_COLUMN_RULE[failures == "count"])
+    if any(r.failures is not None and r.failures.contradicts for r in rows):
+        caption += (" Final contradicts own trace: scored answers whose own trace reads a kill gate REJECT and whose "
+                    "stated final verdict is the card's pass verdict (INVEST); the §7.13 composite gives them OGRS_k "
+                    "and KCCS in full and VerdictAcc 0 (no failure mode of §9 covers it), so they are counted here.")
+    threshold = next((r.failures.min_confidence for r in rows if r.failures is not None
+                      and r.failures.min_confidence is not None), None)
+    if threshold is not None:
+        caption += (f" For review: the gate and final verdicts read with a confidence below --min-confidence "
+                    f"{threshold:g} (the parser's confidence in its reading, not the model's), and the responses "
+                    "holding one; routed to review (targets[].review in responses.jsonl), still scored as read and in "
+                    "every figure here, none dropped.")
     out = (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
            f"<thead>{head}</thead><tbody>{''.join(body[:LEADER_ROWS])}</tbody></table></div>")
     if len(body) > LEADER_ROWS:
@@ -269,6 +280,13 @@ def _failures_cell(model: str, counts: FailureCounts | None) -> str:
     if counts.kccs_unknown:
         lines.append(f'<span class="f" data-src="{_e(base)}/n_kccs_unknown">KCCS unknown '
                      f"{_e(share(counts.kccs_unknown, counts.n))}</span>")
+    if counts.contradicts:  # s63 new user E2
+        lines.append(f'<span class="f contradicts" data-src="{_e(base)}/n_final_contradicts_trace">final contradicts '
+                     f"own trace {_e(share(counts.contradicts, counts.n))}</span>")
+    if counts.min_confidence is not None:  # s63 new user E1: the readings a person should check, counted
+        lines.append(f'<span class="f review" data-src="{_e(base)}/n_review_records">for review (below '
+                     f"--min-confidence {counts.min_confidence:g}): {counts.review} reading(s) in "
+                     f"{_e(share(counts.review_records, counts.n))} responses, still scored</span>")
     return f'<td class="failures" data-model="{_e(model)}">' + "".join(lines) + "</td>"
 
 

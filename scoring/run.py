@@ -78,7 +78,7 @@ from ipb.scoring.metrics import (
     pairwise_sdi,
     prefetch_embeddings,
 )
-from ipb.scoring.metrics.elements import kccs_unknown
+from ipb.scoring.metrics.elements import final_contradicts_trace, kccs_unknown
 from ipb.scoring.model_names import given_model, model_name_warnings
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
@@ -526,6 +526,11 @@ class _Scorer:
             if "kccs" in values and kccs_unknown(tw.case, values["kccs"]):
                 # KCCS unknown, not "not applicable": the leaderboard counts these (summary n_kccs_unknown)
                 values["kccs_unknown"] = 1.0
+            card = getattr(tw.target.compiled, "card", None)
+            if final_contradicts_trace(tw.case, str((getattr(card, "outcomes", None) or {}).get("pass"))) is not None:
+                # s63 new user E2: the stated final verdict passes what the answer's own kill gate rejected; the
+                # composite stays the paper's, the record is marked and the summary counts it
+                values["final_contradicts_trace"] = 1.0
             tw.status = "scored"
             tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
                          "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}
@@ -540,6 +545,8 @@ class _Scorer:
             means[name] = sum(vals) / len(vals) if vals else None
         if means.get("kccs") is None and any(tw.scores["metrics"].get("kccs_unknown") for tw in scored):
             means["kccs_unknown"] = 1.0
+        if any(tw.scores["metrics"].get("final_contradicts_trace") for tw in scored):
+            means["final_contradicts_trace"] = 1.0
         flags: dict[str, bool | None] = {}
         for fm in FM_NAMES:
             fired = [tw.scores["flags"][fm]["fired"] for tw in scored

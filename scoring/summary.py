@@ -268,6 +268,8 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
         # scored answers whose KCCS is unknown (a reached kill gate, no element that could be told in the answer's
         # language: s49fair), not "not applicable"; out of the KCCS mean like those, shown as "unknown on k"
         "n_kccs_unknown": sum(1 for u in scored if (u.metrics or {}).get("kccs_unknown")),
+        # scored answers whose stated final verdict passes a kill gate their own trace read REJECT (s63 new user E2)
+        "n_final_contradicts_trace": sum(1 for u in scored if (u.metrics or {}).get("final_contradicts_trace")),
         "coverage": _coverage(len(scored), len(failed) + n_run_errors),
         "metrics": {},
         "flags": {},

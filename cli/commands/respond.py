@@ -190,6 +190,9 @@ def _interrupted(out_path: Path, code: int, *, local: bool) -> None:
     """
     err.print(f"interrupted: the records answered so far are kept in {out_path}; requests still in flight are dropped; "
               "run the same command again to resume", markup=False)
+    from ipb.cli._stops import mark_said
+
+    mark_said("interrupted")  # ipb.cli._app.main adds no second line (s63 new user B2)
     if _app.CONSOLE_PROCESS and local:
         sys.stdout.flush()
         sys.stderr.flush()

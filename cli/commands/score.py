@@ -236,6 +236,13 @@ def score(
                       "why conj. is low): " + "; ".join(
                 f"{model} " + ", ".join(f"{metric} {share:.0%}" for metric, share in gates) for model, gates in failed.items()),
                 markup=False)
+    contrary = [(m, g.get("n_final_contradicts_trace"), g.get("n_scored"))
+                for m, g in (result.summary["groups"].get("model") or {}).items() if g.get("n_final_contradicts_trace")]
+    if contrary:  # s63 new user E2: the paper's composite gives these most of its credit; say how many there are
+        err.print("final verdict contradicts the answer's own trace (a kill gate read REJECT, the final the card's pass "
+                  "verdict), of scored answers: " + "; ".join(f"{m} {k} of {n}" for m, k, n in contrary)
+                  + " (scored as the §7.13 composite gives, VerdictAcc 0; metrics.final_contradicts_trace in "
+                  "responses.jsonl, groups.*.n_final_contradicts_trace in summary.json)", markup=False)
     unanswered = _unanswered_items(result.summary["groups"].get("model") or {})
     if unanswered:
         err.print(unanswered.replace("ITEMS", str(items)), markup=False)

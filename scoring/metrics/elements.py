@@ -6,7 +6,7 @@ re-exported here.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ipb.scoring.embeddings import Encoder, default_encoder
 from ipb.scoring.metrics._case import Case
@@ -70,6 +70,38 @@ def kccs_unknown(case: Case, value: float | None) -> bool:
         return False
     kill = case.kill_gate_numbers
     return any(g.number in kill and g.verdict != NOT_APPLICABLE for g in case.gold_gates)
+
+
+def final_contradicts_trace(case: Case, pass_verdict: str) -> int | None:
+    """The kill gate the answer itself read REJECT while its stated final verdict is the card's pass verdict
+    (``pass_verdict``, e.g. ``INVEST``), or None.
+
+    No failure mode of the paper covers this (§9: FM-3 fires on ``KCR_det = n̂_KC / n_KC < 0.50``, the kill gates
+    the answer *detects*; an answer that reads the kill gate's REJECT has KCR_det 1), and the §7.13 composite gives
+    such an answer OGRS_k and KCCS in full and only VerdictAcc 0 (0.76 on an L7 item with no SAP term: (0.35 + 0.30)
+    / 0.85). The number is the paper's; ``ipb score`` marks the record ``metrics["final_contradicts_trace"] = 1``
+    and the summary counts them per group (``n_final_contradicts_trace``), so a reader sees that a model reasoned to
+    the kill and then bought (s63 new user E2). A card whose own gold gives its pass verdict after a kill gate's
+    REJECT is not flagged.
+
+    >>> gold = {"gold_program": [{"gate": 1, "verdict": "PROCEED"}, {"gate": 2, "verdict": "REJECT",
+    ...                           "kill_triggered": True}], "investment_verdict": "DECLINE"}
+    >>> said = {"gates": [{"gate": 1, "verdict": "PROCEED"}, {"gate": 2, "verdict": "REJECT"}]}
+    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "INVEST"}), "INVEST")
+    2
+    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "DECLINE"}), "INVEST") is None
+    True
+    """
+    if case.parsed.get("final_verdict") != pass_verdict:
+        return None
+    kill = case.kill_gate_numbers
+    if case.gold.get("investment_verdict") == pass_verdict and any(
+            g.number in kill and g.verdict == "REJECT" for g in case.gold_gates):
+        return None  # the card itself passes after this kill gate's REJECT: not a contradiction of its rules
+    for g in case.parsed.get("gates") or ():
+        if isinstance(g, Mapping) and g.get("gate") in kill and g.get("verdict") == "REJECT":
+            return int(g["gate"])
+    return None
 
 
 @metric("kccs", section="§7.7", layers=("L4", "L5", "L7", "W1"))
