@@ -41,12 +41,12 @@ from lark import Token, Tree
 
 from ipb.engine.card import Card, Constraint, Gate, InputSpec
 from ipb.engine.execute import execute
-from ipb.engine.expressions import CompiledExpression, parse_expression
+from ipb.engine.expressions import CompiledExpression, parse_expression, parse_literal
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
 from ipb.perturb.values import input_grid
 
-__all__ = ["can_be_undefined", "undecided_gates", "undecided_on_stated_facts"]
+__all__ = ["can_be_undefined", "gate_marks", "undecided_gates", "undecided_on_stated_facts"]
 
 #: At most this many scenarios are run per gate (a wider lattice is sampled).
 LATTICE_LIMIT = 1024
@@ -58,6 +58,7 @@ SAMPLE_SEED = 0
 _NUMBER_RULES = frozenset({"percent", "multiple", "money", "scaled", "decimal"})
 
 _memo: dict[tuple[str, str], frozenset[str]] = {}
+_marks_memo: dict[tuple[str, str, str], tuple[tuple[Decimal, ...], frozenset[str]]] = {}
 
 
 def _computed(card: Card) -> dict[str, CompiledExpression]:
@@ -77,6 +78,33 @@ def _read(gate: Gate, computed: Mapping[str, CompiledExpression]) -> tuple[set[s
             if name in computed:
                 todo.append(computed[name])
     return names, exprs
+
+
+def gate_marks(card: Card, gate: Gate) -> tuple[tuple[Decimal, ...], frozenset[str]]:
+    """``(numbers, names)``: the card constants and number literals ``gate`` compares with (through the computed
+    values it reads), and every name it reads. Remembered per card and gate (stop 63: the values
+    ``ipb.perturb.undisclosed.probe_values`` tries beside them).
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("lynch_six_category_framework").card
+    >>> marks, names = gate_marks(card, next(g for g in card.gates if g.id == "balance_sheet"))
+    >>> [str(m) for m in marks], sorted(names)
+    (['0.25', '0.80'], ['debt_share', 'normal_debt_share', 'weak_debt_share'])
+    """
+    key = (card.id, card.content_hash or "", gate.id)
+    found = _marks_memo.get(key)
+    if found is not None:
+        return found
+    names, exprs = _read(gate, _computed(card))
+    marks: set[Decimal] = {v for n, (v, _) in card.constants.items() if n in names and isinstance(v, Decimal)}
+    for expr in exprs:
+        for sub in parse_expression(expr.source).iter_subtrees():
+            if sub.data in _NUMBER_RULES:
+                value = parse_literal(str(sub.children[0]))[0]
+                if isinstance(value, Decimal):
+                    marks.add(value)
+    found = _marks_memo[key] = (tuple(sorted(marks)), frozenset(names))
+    return found
 
 
 def _points(spec: InputSpec, count: int, marks: list[Decimal]) -> list[Any] | None:

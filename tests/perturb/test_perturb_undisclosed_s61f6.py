@@ -58,7 +58,9 @@ def test_lynch_neither_depressed_nor_cyclical_asks_no_recovery_plan_or_cycle_pos
     # the base: battered and depressed No, cyclical No, growing 25% at 40x: the classify gate decides a fast grower
     assert _undisclosed("lynch_six_category_framework") == []
     named = _undisclosed("lynch_six_category_framework", distressed=True)
-    assert len(named) == 1 and "whether there is an identifiable plan for recovery" in named[0]
+    # s63items: the cash and the bank debt are no longer named beside it: with the plan unknown neither can change
+    # the story check alone (`turnaround_plan and cash >= bank_debt`), while a plan of No rejects it
+    assert named == ["Whether there is an identifiable plan for recovery is not disclosed."]
 
 
 def test_a_retailer_is_not_asked_its_subscription_retention():
@@ -95,4 +97,12 @@ def test_every_named_input_is_read_by_a_gate_the_stated_facts_leave_undecided(ca
     omitted = _omitted(frame, facts, None)
     for n in missing:
         open_ = any(verdicts[g] is Verdict.INCONCLUSIVE for g in frame.consumers[n])
-        assert (n in named) == (open_ and n not in omitted), (n, sorted(facts))
+        # s63items: a named input is read by an undecided gate and not omitted; one read by an undecided gate is
+        # no longer always named (none of its values may change that gate: test_perturb_undisclosed_s63)
+        if n in named:
+            assert open_ and n not in omitted, (n, sorted(facts))
+    for g, verdict in verdicts.items():  # an undecided gate reading an undisclosed number still names one input
+        numbers = [n for n in missing if g in frame.consumers[n] and n not in omitted
+                   and frame.inputs[n].type not in ("bool", "category", "date")]
+        if verdict is Verdict.INCONCLUSIVE and numbers:
+            assert any(g in frame.consumers[n] for n in named), (g, sorted(facts))
