@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -164,13 +165,22 @@ def _plain_char(m: re.Match[str]) -> str:
     c = m.group()
     if "\uff01" <= c <= "\uff5e":
         return chr(ord(c) - 0xFEE0)
+    if c >= _MATH_FIRST or c in _LETTERLIKE:
+        return unicodedata.normalize("NFKC", c)  # one character for each of them (a reserved one maps to itself)
     return "'" if c in _APOSTROPHES else " "
 
 
 #: Typographic apostrophes and single quotes: right and left single quotation marks, the reversed one and the
 #: modifier letter apostrophe ("doesn\u2019t", "\u2018Pass\u2019", "isn\u02bct"); the full-width one is full-width ASCII.
 _APOSTROPHES = "\u2018\u2019\u201b\u02bc"
-_LOOK_ALIKE = re.compile("[\u00a0\u2002-\u200a\u202f\u205f\u3000\uff01-\uff5e" + _APOSTROPHES + "]")
+#: Mathematical alphanumeric symbols (U+1D400-U+1D7FF): bold, italic, script, fraktur, double-struck, sans-serif and
+#: monospace letters and digits that chat styles and "fancy text" tools write for emphasis ("\U0001d406\U0001d41a\U0001d42d\U0001d41e \U0001d7d1" for
+#: "Gate 3"), and the letterlike symbols that fill that block's holes ("\u210e", "\u212c", "\u2102"...): each is
+#: read as the letter or digit it is drawn from (its NFKC form, always one character).
+_MATH_FIRST, _MATH_LAST = "\U0001d400", "\U0001d7ff"
+_LETTERLIKE = "\u210e\u212c\u2130\u2131\u210b\u2110\u2112\u2133\u211b\u212f\u210a\u2134\u212d\u210c\u2111\u211c\u2128\u2102\u210d\u2115\u2119\u211a\u211d\u2124"
+_LOOK_ALIKE = re.compile("[\u00a0\u2002-\u200a\u202f\u205f\u3000\uff01-\uff5e" + _APOSTROPHES + _LETTERLIKE
+                         + _MATH_FIRST + "-" + _MATH_LAST + "]")
 #: A backtick or an acute accent between two letters is an apostrophe typed with the wrong key ("don`t", "isn\u00b4t");
 #: elsewhere a backtick is code (a fence, inline code) and stays.
 _KEYED_APOSTROPHE = re.compile("(?<=[A-Za-z])[`\u00b4](?=[A-Za-z])")

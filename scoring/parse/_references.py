@@ -45,7 +45,7 @@ _SEP = r"[\W_]{1,3}"
 #: run on each side of it, never two stars in a row over the same spaces: "[ \t]*(?:no)?[ \t]*" tried every split of a
 #: run of n spaces after a gate word (n * n steps: 3,000 spaces after "test" took 8 s).
 _NUMBERED = re.compile(
-    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*(?:(?:no\.?|number|#)[ \t]*)?|[_-](?:(?:no\.?|number|#)[ \t]*|[ \t]*))"
+    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?|points?)(?:\"[ \t]*:)?(?:[ \t]*(?:(?:no\.?|number|#)[ \t]*)?|[_-](?:(?:no\.?|number|#)[ \t]*|[ \t]*))"
     r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|or|&)|,|&|and|or|to|through|thru|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
     r"|(?P<srange>(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:[ \t]*(?:,|and|to|through|thru|-|\u2013)[ \t]*"
@@ -58,7 +58,9 @@ _NUMBERED = re.compile(
 _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
 #: Numbering words that name a gate by number when the number is the card's ("Lens 2", "Condition 3") but never an
 #: invented gate when it is not: a card's gates are called lenses or conditions, while "question 12" is just a question.
-_SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
+#: "Point 4: PROCEED" (Fisher's fifteen points) is a gate label too; "point" is never an ordinal's word ("my first point
+#: is ...") and prose after it ("point 3 of the memo", "at this point 3 of 5 pass") makes it none.
+_SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator", "point"})
 #: A run-in head: a title of one to four words opening the line, a stop, then the paragraph ("Permanent loss. Ninety-two").
 _RUN_IN_HEAD = re.compile(r"(?P<title>[A-Z][\w'/-]*(?:[ \t]+[\w'/-]+){0,3})\.[ \t]+(?=[A-Z0-9\"\u201c])")
 #: A run-in head opened by a wh-word is a clause, not a sentence, though it holds a verb: "Where we are today.", "What
@@ -92,7 +94,7 @@ def _card_calls_gates(ix: _CardIndex, word: str) -> bool:
 
 
 _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
-                                                      "condition", "requirement", "question", "lens", "indicator")]
+                                                      "condition", "requirement", "question", "lens", "indicator", "point")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
              "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "10th": 10}
 _NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|thru|[ \t]+[-\u2013][ \t]+|-|\u2013")

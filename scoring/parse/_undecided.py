@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-__all__ = ["REFUSAL", "EITHER_WAY", "DEFERRED", "UNSETTLED", "alternatives", "unsettled", "undecided_end"]
+__all__ = ["REFUSAL", "EITHER_WAY", "DEFERRED", "UNSETTLED", "alternatives", "outcome_mentions", "unsettled", "undecided_end"]
 
 #: The writer's own refusal to decide, its verb taking no object but "either way" and the like, or ending its clause.
 REFUSAL = re.compile(
@@ -96,7 +96,43 @@ def _lead(text: str, start: int) -> str:
     return text[ends[-1].end() if ends else lead_from : start]
 
 
-def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str]) -> list[tuple[int, int]]:
+#: An outcome word's mention: (start, end, the card's outcome it names, or None where ``outcome_of`` has no entry for it).
+Mention = tuple[int, int, "str | None"]
+
+
+def _outcome(word: str, outcome_of: dict[str, str]) -> str | None:
+    """The card's outcome that a matched outcome word names ("Buy", "buy-and-hold", "BUYS"), or None."""
+    key = re.sub(r"[ \t_:-]+", "_", word.strip().upper())
+    return outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
+
+
+def outcome_mentions(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str]) -> list[Mention]:
+    """The outcome words of ``text`` in text order, one scan shared by :func:`alternatives` and :func:`unsettled`.
+
+    The scan stops once :data:`_MAX_MENTIONS` mentions name an outcome of the card (a bound for pathological input):
+    by then it holds at least the :data:`_MAX_MENTIONS` first mentions that :func:`unsettled` reads as well. Before
+    s63 each of the two scanned the whole text on its own (2.5 MB of repeated years: about 12 s each).
+
+    >>> import re
+    >>> outcome_mentions("Buy it, or AVOID?", re.compile(r"(?i)\\b(?:buy|avoid)\\b"), {"BUY": "BUY"})
+    [(0, 3, 'BUY'), (11, 16, None)]
+    """
+    found: list[Mention] = []
+    if outcome_re is None:
+        return found
+    named = 0
+    for m in outcome_re.finditer(text):
+        outcome = _outcome(m.group(0), outcome_of)
+        found.append((m.start(), m.end(), outcome))
+        if outcome is not None:
+            named += 1
+            if named >= _MAX_MENTIONS:
+                break
+    return found
+
+
+def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str],
+                 mentions: list[Mention] | None = None) -> list[tuple[int, int]]:
     """Spans of ``text`` offering two different outcomes as alternatives: consecutive mentions of two outcomes of the
     card (``outcome_re``, its words to outcome in ``outcome_of``) in one sentence, at most :data:`_BETWEEN` characters
     apart, the first after "either" or with a hedge (possibly, perhaps, maybe, might, could, may) in the
@@ -115,14 +151,9 @@ def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict
     """
     if outcome_re is None:
         return []
-    found: list[tuple[int, int, str]] = []
-    for m in outcome_re.finditer(text):
-        key = re.sub(r"[ \t_:-]+", "_", m.group(0).strip().upper())
-        outcome = outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
-        if outcome is not None:
-            found.append((m.start(), m.end(), outcome))
-            if len(found) >= _MAX_MENTIONS:
-                break
+    if mentions is None:
+        mentions = outcome_mentions(text, outcome_re, outcome_of)
+    found = [(a, b, o) for a, b, o in mentions if o is not None][:_MAX_MENTIONS]
     spans: list[tuple[int, int]] = []
     for a0, a1, _ in found:  # "Perhaps INVEST, perhaps not.": one outcome offered against its own negation (s53wild)
         own = _OR_NOT.match(text, a1)
@@ -139,7 +170,7 @@ def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict
     return spans
 
 
-def unsettled(text: str, outcome_re: re.Pattern[str] | None) -> list[tuple[int, int]]:
+def unsettled(text: str, outcome_re: re.Pattern[str] | None, mentions: list[Mention] | None = None) -> list[tuple[int, int]]:
     """Spans of ``text`` from an outcome word of the card (``outcome_re``) to an :data:`UNSETTLED` phrase after it in
     the same sentence.
 
@@ -152,14 +183,14 @@ def unsettled(text: str, outcome_re: re.Pattern[str] | None) -> list[tuple[int, 
     """
     if outcome_re is None:
         return []
+    if mentions is None:
+        mentions = [(m.start(), m.end(), None) for _, m in zip(range(_MAX_MENTIONS), outcome_re.finditer(text))]
     spans: list[tuple[int, int]] = []
-    for k, m in enumerate(outcome_re.finditer(text)):
-        if k >= _MAX_MENTIONS:
-            break
-        stop = _SENTENCE_END.search(text, m.end())
-        found = UNSETTLED.search(text, m.end(), stop.start() if stop else len(text))
+    for start, end, _ in mentions[:_MAX_MENTIONS]:
+        stop = _SENTENCE_END.search(text, end)
+        found = UNSETTLED.search(text, end, stop.start() if stop else len(text))
         if found is not None:
-            spans.append((m.start(), found.end()))
+            spans.append((start, found.end()))
     return spans
 
 
@@ -178,8 +209,9 @@ def undecided_end(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dic
     closing = text.rstrip().rfind("\n\n") + 2  # the last paragraph: a section running to the text's end closes there
     spans += [(m.start(), m.end()) for m in DEFERRED.finditer(text)
               if m.start() >= closing or not any(a <= m.start() < b for a, b in inside)]
-    spans += alternatives(text, outcome_re, outcome_of)
-    spans += unsettled(text, outcome_re)
+    mentions = outcome_mentions(text, outcome_re, outcome_of)  # one scan for both
+    spans += alternatives(text, outcome_re, outcome_of, mentions)
+    spans += unsettled(text, outcome_re, mentions)
     if not spans:
         return None
     start, end = max(spans, key=lambda s: s[1])
