@@ -96,7 +96,7 @@ from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, ina
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
                               frozen_input_notes, one_sided_card_notes, near_mode, unregistered_investor_notes)
-from ipb.perturb.partial_derived import moved_partial_source
+from ipb.perturb.partial_derived import moved_partial_source, stale_partial
 from ipb.perturb.sector_registry import context_omissions
 from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
                                 redistribute as _redistribute, select_balanced as _select_balanced,
@@ -262,6 +262,8 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
+            if stale := stale_partial(self.frame, self.base.facts, scenario.facts):  # a source the move dropped
+                scenario = scenario.with_facts({n: v for n, v in scenario.facts.items() if n not in stale})
             if moved := moved_partial_source(self.frame, self.base.facts, scenario.facts):
                 return moved  # s62 new user N9: a stated source of a fact kept as stated moved
         if scenario.as_of is not None and scenario.as_of == self.base.as_of and (

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 if TYPE_CHECKING:
     from ipb.perturb.frame import Frame
 
-__all__ = ["moved_partial_source", "stated_partial"]
+__all__ = ["moved_partial_source", "stale_partial", "stated_partial"]
 
 
 def stated_partial(facts: Mapping[str, Any], derived: str, names: Iterable[str], inputs: Mapping[str, Any]) -> bool:
@@ -56,3 +56,27 @@ def moved_partial_source(frame: "Frame", base: Mapping[str, Any], facts: Mapping
                 return (f"moves {', '.join(moved)}, a source of {k.derive}, which is stated while "
                         f"{', '.join(unknown)} is unknown (constraint {k.id})")
     return ""
+
+
+def stale_partial(frame: "Frame", base: Mapping[str, Any], facts: Mapping[str, Any]) -> tuple[str, ...]:
+    """The derived facts ``facts`` state that an operator left stale: a source the ``base`` stated is now unknown
+    (a sector move to financials drops the capital that Greenblatt's combined rank is derived from). Such a fact was
+    derived from a value the item no longer states, so generation leaves it out, as before s62 new user N9; only a
+    source the base itself leaves unknown keeps a stated derived fact (:func:`stated_partial`).
+
+    >>> from types import SimpleNamespace as N
+    >>> k = N(derive="m", id="m_from_i", expr=N(names=frozenset({"i", "s"})))
+    >>> frame = N(cards=[N(card=N(constraints=[k]))], inputs={"m": 0, "i": 0, "s": 0})
+    >>> stale_partial(frame, {"i": 36, "m": 12}, {"i": 36, "m": 12})
+    ()
+    >>> stale_partial(frame, {"i": 36, "s": 300, "m": 12}, {"i": 36, "m": 12})
+    ('m',)
+    """
+    out: list[str] = []
+    for c in frame.cards:
+        for k in c.card.constraints:
+            if k.derive is None or k.derive not in facts or k.derive in out:
+                continue
+            if any(n in frame.inputs and facts.get(n) is None and base.get(n) is not None for n in k.expr.names):
+                out.append(k.derive)
+    return tuple(out)
