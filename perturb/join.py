@@ -376,12 +376,7 @@ def join_items(paths: Sequence[str | Path], out: str | Path, *, copy_cards: bool
                 owned = [s for _, _, s, _ in open_cards if folder is not None and (folder / s).is_file()]
                 every = [c for _, _, s, _ in open_cards for c in bad_copies.get(s, [])]
                 if owned:  # the line's own input holds a changed copy of it: the run's own copy fails
-                    raise LoadError(
-                        f"line {number} (id {ident!r}) fails ipb verify against the card copy "
-                        f"{', '.join(str(c) for c in every)}, which changed since the items were made (it does not "
-                        f"hash to the sha256 the item names): {'; '.join(first_problems[:3])}; no copy of it beside "
-                        "an input hashes to its name or passes: put back the copy the run wrote", file=name,
-                        line=number, column=1, rule="card-copy", source_line=text[:200])
+                    raise _no_good_copy(name, number, ident, text, every, first_problems)
                 for _, _, source, _ in open_cards:  # judged at the end (an input whose items name it may hold it)
                     pending.setdefault(source, (name, number, ident, text, first_problems))
                     chosen[source] = None
@@ -531,6 +526,17 @@ def _refuse_given_twice(paths: Sequence[str | Path], names: Sequence[str]) -> No
         seen[key] = index
 
 
+def _no_good_copy(name: str, number: int, ident: str, text: str, copies: list[Path], problems: list[str]) -> LoadError:
+    """The refusal of line ``number`` of ``name`` when every card copy found (``copies``, each changed since the
+    items were made) fails it and none hashes to its name: the line's own input holds one, or, judged at the end, an
+    input whose kept items name the card does (s62 new user N6; ``problems``: ``ipb verify``'s first)."""
+    return LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
+                     f"{', '.join(str(c) for c in copies)}, which changed since the items were made (it does not hash "
+                     f"to the sha256 the item names): {'; '.join(problems[:3])}; no copy of it beside an input hashes "
+                     "to its name or passes: put back the copy the run wrote", file=name, line=number, column=1,
+                     rule="card-copy", source_line=text[:200])
+
+
 def _judge_pending(pending: dict[str, tuple[str, int, str, str, list[str]]],
                    sources: dict[str, dict[Path | None, str]], bad: dict[str, list[Path]]) -> dict[str, list[Path]]:
     """Judge the copies that failed a line with no copy of its own (standard input, or an input without that copy)
@@ -548,11 +554,7 @@ def _judge_pending(pending: dict[str, tuple[str, int, str, str, list[str]]],
         users = {origin.parent.parent for origin in sources.get(source, {}) if origin is not None}
         copies = bad.get(source, [])
         if any(c.parent.parent in users for c in copies):
-            raise LoadError(f"line {number} (id {ident!r}) fails ipb verify against the card copy "
-                            f"{', '.join(str(c) for c in copies)}, which changed since the items were made (it does "
-                            f"not hash to the sha256 the item names): {'; '.join(problems[:3])}; no copy of it beside "
-                            "an input hashes to its name or passes: put back the copy the run wrote", file=name,
-                            line=number, column=1, rule="card-copy", source_line=text[:200])
+            raise _no_good_copy(name, number, ident, text, copies, problems)
         unused[source] = copies
     return unused
 

@@ -1,10 +1,11 @@
 """A derived fact stated while one of its sources is unknown (s62 new user N9, docs/perturbation.md "Constraints").
 
 A base stating ``operating_income: $36M`` and ``operating_margin: 12%`` for ``operating_margin = operating_income /
-sales``, with no sales, keeps the margin as stated in every item (:func:`stated_partial`). A draw that moved the income while the sales stay
-unknown would leave the pair disagreeing through the implied sales
-($300M at $36M; -$900M of income at 12% implies negative sales), so :func:`moved_partial_source` refuses it; a draw
-that states the sales too derives the margin from both.
+sales``, with no sales, keeps the margin as stated in every item (:func:`stated_partial`). A draw that moved the income
+while the sales stay unknown would leave the pair disagreeing through the implied sales ($300M at $36M; -$900M of
+income at 12% implies negative sales), so :func:`moved_partial_source` refuses it; a draw that states the sales too
+derives the margin from both. A source the base states and a move drops leaves the derived fact out
+(:func:`stale_partial`).
 """
 
 from __future__ import annotations
