@@ -187,7 +187,7 @@ def _can_change(frame: Frame, facts: Mapping[str, Any], read: tuple[str, ...], o
             theirs = [n for n in probes if n in reads and probes[n]]
             if not theirs:
                 continue
-            found = _pair_change(frame, c, own, g, base.get(g), theirs, probes) or \
+            found = _pair_change(frame, c, own, g, theirs, probes) or \
                 _change_beside(frame, c, own, g, [n for n in theirs if n in keep], theirs, probes)
             keep.update(found or theirs)  # nothing found (or past the limit): all its inputs, as before stop 63
     return tuple(n for n in missing if n in keep)
@@ -231,8 +231,8 @@ def _admissible(frame: Frame, c: CompiledCard, facts: Mapping[str, Any], name: s
     return tuple(v for v in values if not any(k.broken(_with(frame, facts, {name: v})) for k in rules))
 
 
-def _pair_change(frame: Frame, c: CompiledCard, facts: Mapping[str, Any], gate: str, base: Verdict | None,
-                 names: list[str], probes: Mapping[str, tuple[Any, ...]]) -> set[str]:
+def _pair_change(frame: Frame, c: CompiledCard, facts: Mapping[str, Any], gate: str, names: list[str],
+                 probes: Mapping[str, tuple[Any, ...]]) -> set[str]:
     """The inputs of ``names`` that change ``gate``'s verdict once one other of them is set (a number
     probed at its range's ends only, a bool or category at each admissible value); empty when no pair does or the
     probe would pass :data:`PAIR_LIMIT` scenarios."""
@@ -280,5 +280,5 @@ def _change_beside(frame: Frame, c: CompiledCard, facts: Mapping[str, Any], gate
         before = _verdicts(c, given, one).get(gate)
         alone = {n for n in rest if any(_verdicts(c, _with(frame, given, {n: v}), one).get(gate) != before
                                         for v in probes[n])}
-        found |= alone or _pair_change(frame, c, given, gate, before, rest, probes)
+        found |= alone or _pair_change(frame, c, given, gate, rest, probes)
     return found
