@@ -72,7 +72,7 @@ def child(n: int, ops: str, seed: int, workers: int, folder: Path, cards: str = 
     ids = tuple(cards.split(","))
     for card in ids:
         compiled_card(card)  # compile before timing
-    job = Job(ids, base, seed, parse_recipes(ops))
+    job = Job(ids, base, seed, parse_recipes(ops) if ops else ())  # '': each card's default operators
     out = folder / f"items_{n}.jsonl"
     start, cpu = time.perf_counter(), time.process_time()
     if hasattr(gen, "write_items"):
@@ -156,12 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000", help="Comma-separated item counts.")
     parser.add_argument("--baseline", default="main", help="Git revision to compare with ('' for none).")
     parser.add_argument("--workers", type=int, default=1, help="Worker processes (1: one core, the issue's target).")
-    parser.add_argument("--ops", default="metric,sector,temporal,flip")
+    parser.add_argument("--ops", default="metric,sector,temporal,flip", help="Recipes ('' for the cards' defaults).")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--card", default=CARD, help="Card id(s), comma-separated (several: an L8 set).")
     parser.add_argument("--base", default=str(BASE), help="Base scenario file.")
     parser.add_argument("--json", type=Path, default=None, help="Also write the figures as JSON.")
     args = parser.parse_args(argv)
+    args.base = str(Path(args.base).resolve())  # each child runs in a folder of its own
     sizes = [int(s) for s in args.sizes.split(",") if s]
     rows: dict[str, list[dict[str, Any]]] = {"this tree": [], args.baseline: []} if args.baseline else {"this tree": []}
     with tempfile.TemporaryDirectory() as tmp:
