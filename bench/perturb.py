@@ -4,13 +4,15 @@ Run from the repository root::
 
     .venv/bin/python bench/perturb.py [--sizes 10000,100000] [--baseline main] [--workers 1]
                                       [--ops metric,sector,temporal,flip] [--seed 0] [--json OUT]
+                                      [--card ID[,ID...]] [--base SCENARIO.yaml]
 
 For each size N and each code version (this tree, and the git revision
 ``--baseline`` unpacked with ``git archive`` into a temporary folder) a fresh
 Python process, pinned to one CPU, makes N distinct items on the bundled
-Buffett card and the IPB-P-011 base (paper Appendix A.2), writes them to a
-JSONL file and verifies the file (schema check and re-execution of every
-item). It reports:
+Buffett card and the IPB-P-011 base (paper Appendix A.2; ``--card`` and
+``--base`` name others, several comma-separated cards for an L8 set), writes
+them to a JSONL file and verifies the file (schema check and re-execution of
+every item). It reports:
 
 * **generate s** and **verify s**: wall-clock seconds (``time.perf_counter``);
 * **peak MiB**: the process's peak resident memory (``ru_maxrss``), which the
@@ -18,7 +20,11 @@ item). It reports:
 * **ratio**: baseline time over this tree's time at the same N, measured in
   the same run (above 1: this tree is faster); also the same ratio of the
   process's CPU time (``time.process_time``, fields ``generate_cpu_s`` and
-  ``verify_cpu_s``), which a loaded machine disturbs less than wall time.
+  ``verify_cpu_s``), which a loaded machine disturbs less than wall time,
+  and generation CPU seconds per 1,000 items with their ratio new/old;
+* **same bytes**: whether the two item files have the same SHA-256 (a change
+  meant only to be faster must keep every byte; s64speed). A baseline whose
+  item format differs reads "NO" for that reason alone.
 
 The baseline writes the item format of its own version (questions, manifests
 and all); both sides make the same number of items with the same recipes.
@@ -30,6 +36,7 @@ fails (exit 1) if any item does not verify.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -45,22 +52,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CARD = "buffett_acquisition_checklist"
 BASE = ROOT / "frameworks" / "scenarios" / CARD / "ipb_p_011_base.yaml"
-RESULTS_VERSION = 3  # 3: CPU seconds per row
+RESULTS_VERSION = 4  # 3: CPU seconds per row; 4: cards, base and each file's sha256
 TARGET_N = 100_000
 TARGET_S = 20.0
 TARGET_MEMORY = 1.2
 
 
-def child(n: int, ops: str, seed: int, workers: int, folder: Path) -> dict[str, Any]:
-    """One measurement in this process (the parent starts one process per size and version)."""
+def child(n: int, ops: str, seed: int, workers: int, folder: Path, cards: str = CARD,
+          base: str = str(BASE)) -> dict[str, Any]:
+    """One measurement in this process (the parent starts one process per size and version).
+
+    ``cards``: card ids separated by commas (several: an L8 set); ``base``: the base scenario file."""
     if hasattr(os, "sched_setaffinity") and workers == 1:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     import ipb.perturb.generation as gen
     from ipb.engine.registry import compiled_card
     from ipb.perturb import Job, parse_recipes, verify_items
 
-    compiled_card(CARD)  # compile before timing
-    job = Job((CARD,), str(BASE), seed, parse_recipes(ops))
+    ids = tuple(cards.split(","))
+    for card in ids:
+        compiled_card(card)  # compile before timing
+    job = Job(ids, base, seed, parse_recipes(ops) if ops else ())  # '': each card's default operators
     out = folder / f"items_{n}.jsonl"
     start, cpu = time.perf_counter(), time.process_time()
     if hasattr(gen, "write_items"):
@@ -82,6 +94,7 @@ def child(n: int, ops: str, seed: int, workers: int, folder: Path) -> dict[str, 
         "verify_cpu_s": round(verify_cpu, 3),
         "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "bytes": out.stat().st_size,
+        "sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
         "verified": check.ok,
         "recipes": {r.recipe: r.items for r in result.recipes},
     }
@@ -123,8 +136,8 @@ def measure(n: int, args: argparse.Namespace, path: Path | None, folder: Path) -
         env["PYTHONPATH"] = str(path)
     code = ("import json, importlib.util as u; from pathlib import Path; "
             "s = u.spec_from_file_location('bench_perturb', %r); b = u.module_from_spec(s); s.loader.exec_module(b); "
-            "print(json.dumps(b.child(%d, %r, %d, %d, Path(%r))))"
-            % (str(Path(__file__)), n, args.ops, args.seed, args.workers, str(folder)))
+            "print(json.dumps(b.child(%d, %r, %d, %d, Path(%r), %r, %r)))"
+            % (str(Path(__file__)), n, args.ops, args.seed, args.workers, str(folder), args.card, args.base))
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=folder)
     if run.returncode != 0:
         raise SystemExit(f"measurement of N={n} failed:\n{run.stderr[-3000:]}")
@@ -143,10 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000", help="Comma-separated item counts.")
     parser.add_argument("--baseline", default="main", help="Git revision to compare with ('' for none).")
     parser.add_argument("--workers", type=int, default=1, help="Worker processes (1: one core, the issue's target).")
-    parser.add_argument("--ops", default="metric,sector,temporal,flip")
+    parser.add_argument("--ops", default="metric,sector,temporal,flip", help="Recipes ('' for the cards' defaults).")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--card", default=CARD, help="Card id(s), comma-separated (several: an L8 set).")
+    parser.add_argument("--base", default=str(BASE), help="Base scenario file.")
     parser.add_argument("--json", type=Path, default=None, help="Also write the figures as JSON.")
     args = parser.parse_args(argv)
+    args.base = str(Path(args.base).resolve())  # each child runs in a folder of its own
     sizes = [int(s) for s in args.sizes.split(",") if s]
     rows: dict[str, list[dict[str, Any]]] = {"this tree": [], args.baseline: []} if args.baseline else {"this tree": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -162,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows[args.baseline].append(measure(n, args, old, work))
                 print(f"{args.baseline} N={n}: {rows[args.baseline][-1]}", flush=True)
     print()
-    print(f"ipb perturb + verify, {CARD}, ops {args.ops}, {args.workers} worker(s), one process per row")
+    print(f"ipb perturb + verify, {args.card}, base {Path(args.base).name}, ops {args.ops}, seed {args.seed}, "
+          f"{args.workers} worker(s), one process per row")
     print(f"{'code':12} {'items':>8} {'generate s':>11} {'verify s':>9} {'total s':>8} {'peak MiB':>9} {'MiB/item':>9}")
     for code, code_rows in rows.items():
         for r in code_rows:
@@ -179,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"N={a['n']:,}: baseline/this tree CPU-time ratio {cb / ca:.2f} "
                       f"(this tree {ca:.2f} s, baseline {cb:.2f} s of process CPU; steadier than wall "
                       f"time on a shared machine)")
+                per_a, per_b = a["generate_cpu_s"] / a["n"] * 1000, b["generate_cpu_s"] / b["n"] * 1000
+                print(f"N={a['n']:,}: generation CPU per 1,000 items: this tree {per_a:.3f} s, baseline "
+                      f"{per_b:.3f} s (ratio new/old {per_a / per_b:.3f})")
+            if "sha256" in a and "sha256" in b:
+                print(f"N={a['n']:,}: same bytes as the baseline: {'yes' if a['sha256'] == b['sha256'] else 'NO'}")
     by_n = {r["n"]: r for r in mine}
     if 10_000 in by_n and TARGET_N in by_n:
         growth = by_n[TARGET_N]["peak_mib"] / by_n[10_000]["peak_mib"]
@@ -191,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{os.getloadavg()[0] if hasattr(os, 'getloadavg') else 'n/a'}")
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"version": RESULTS_VERSION, "card": CARD, "ops": args.ops, "seed": args.seed, "workers": args.workers,
+        doc = {"version": RESULTS_VERSION, "card": args.card, "base": args.base, "ops": args.ops, "seed": args.seed,
+               "workers": args.workers,
                "baseline": args.baseline, "python": platform.python_version(), "platform": platform.platform(),
                "rows": rows}
         args.json.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
