@@ -765,6 +765,8 @@ def _format_value(value: Any, unit: str | None) -> str:
     if unit == "money":
         sign = "-" if value < 0 else ""
         mag = abs(value)
+        if mag.adjusted() >= _SCIENTIFIC_DIGITS + 12:  # more than 15 digits of trillions: $9e99, not $9000...000T
+            return f"{sign}${_scientific(mag)}"
         for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6)):
             if mag >= scale:
                 return f"{sign}${_trim(mag / scale)}{suffix}"
@@ -786,12 +788,42 @@ def _thousands(mag: Decimal) -> str:
     return f"{text}.{fraction.ljust(2, '0')}" if fraction else text
 
 
+#: A number with this many integer digits or more is shown in scientific notation by :func:`_trim`.
+_SCIENTIFIC_DIGITS = 15
+
+
 def _trim(value: Decimal) -> str:
-    """At most four decimals, no trailing zeros, never scientific notation."""
-    if value.adjusted() < 24:
-        value = value.quantize(Decimal("0.0001"))
-    text = format(value.normalize(), "f")
+    """At most four decimals, no trailing zeros; scientific notation only where the plain form would hide the value.
+
+    A value that is not zero but rounds to 0 at four decimals is shown as ``1e-99``, never as ``0``, and one with
+    more than :data:`_SCIENTIFIC_DIGITS` integer digits as ``9e99``, not as its 100 digits (s63 new user B4: ``--set
+    market_value=$1e-99`` was warned about as "$0", ``$9e99`` as an 88-digit number of trillions). No value an
+    item or a bundled card states comes near either bound, so their texts are unchanged.
+
+    >>> [_trim(Decimal(v)) for v in ("0.123456", "0.00005", "-0.00004", "0.00006", "1E-99", "9E+99", "12345")]
+    ['0.1235', '5e-5', '-4e-5', '0.0001', '1e-99', '9e99', '12345']
+    """
+    if value.adjusted() >= _SCIENTIFIC_DIGITS:
+        return _scientific(value)
+    shown = value.quantize(Decimal("0.0001"))
+    if not shown and value:
+        return _scientific(value)
+    text = format(shown.normalize(), "f")
     return "0" if text in ("-0", "0") else text
+
+
+def _scientific(value: Decimal) -> str:
+    """``value`` (not zero) as a mantissa of at most four decimals and a power of ten: ``1.2346e-7``, ``9e99``.
+
+    >>> _scientific(Decimal("-1.23456E-7")), _scientific(Decimal("9.99999E+40"))
+    ('-1.2346e-7', '1e41')
+    """
+    power = value.adjusted()
+    mantissa = value.scaleb(-power).quantize(Decimal("0.0001"))
+    if abs(mantissa) >= 10:  # 9.99999 rounded up
+        power += 1
+        mantissa = value.scaleb(-power).quantize(Decimal("0.0001"))
+    return f"{format(mantissa.normalize(), 'f')}e{power}"
 
 
 def _env_for(compiled: CompiledCard, facts: Mapping[str, Any]) -> dict[str, Any]:
