@@ -809,14 +809,16 @@ def load_document(source: str | Path, *, schema: str, what: str = "the document"
 def _read_text(source: str | Path) -> str:
     """The text of a YAML or ``.json`` document file: a YAML one is read only up to the YAML loader's size limit,
     and neither is read from a FIFO or a device (:func:`ipb._files.read_text_limited`, s52break item 10)."""
-    from ipb._files import read_bytes_limited, read_text_limited
+    from ipb._files import UTF16_SNIFF, read_bytes_limited, read_text_limited, refuse_utf16
     from ipb.engine._yaml import MAX_YAML_CHARS
 
     name = str(source)
     if not name.endswith(".json"):
         return read_text_limited(source, MAX_YAML_CHARS, what="YAML document")
+    raw = read_bytes_limited(source, -1, what="JSON document")
+    refuse_utf16(raw[:UTF16_SNIFF], name, "JSON document")
     try:
-        return read_bytes_limited(source, -1, what="JSON document").decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8; save it as UTF-8", file=name, rule="encoding") from exc
 

@@ -51,6 +51,10 @@ from ipb.engine._deciders import Decide
 from ipb.engine._deciders import classifier as _classifier
 from ipb.engine._deciders import decider as _decider
 from ipb.engine._exact import as_fraction, public
+from ipb.engine._number_text import SCIENTIFIC_DIGITS as _SCIENTIFIC_DIGITS
+from ipb.engine._number_text import scientific as _scientific
+from ipb.engine._number_text import thousands as _thousands
+from ipb.engine._number_text import trim as _trim
 from ipb.engine._scene import _Scene
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate, weights_count
 from ipb.engine.logic import Verdict
@@ -765,6 +769,8 @@ def _format_value(value: Any, unit: str | None) -> str:
     if unit == "money":
         sign = "-" if value < 0 else ""
         mag = abs(value)
+        if mag.adjusted() >= _SCIENTIFIC_DIGITS + 12:  # more than 15 digits of trillions: $9e99, not $9000...000T
+            return f"{sign}${_scientific(mag)}"
         for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6)):
             if mag >= scale:
                 return f"{sign}${_trim(mag / scale)}{suffix}"
@@ -772,26 +778,6 @@ def _format_value(value: Any, unit: str | None) -> str:
             return f"{sign}${_thousands(mag)}"
         return f"{sign}${_trim(mag)}"
     return _trim(value)
-
-
-def _thousands(mag: Decimal) -> str:
-    """An amount from $1,000 to under $1M as the question writes it, in full with thousands separators and a
-    fraction in cents (s49review SR11: gold elements read "price $1.107K" where the question said "$1,107").
-
-    >>> [_thousands(Decimal(v)) for v in ("1107", "324001", "12500.5", "2399.125", "999999.99999")]
-    ['1,107', '324,001', '12,500.50', '2,399.125', '1,000,000']
-    """
-    whole, _, fraction = _trim(mag).partition(".")
-    text = f"{int(whole):,}"
-    return f"{text}.{fraction.ljust(2, '0')}" if fraction else text
-
-
-def _trim(value: Decimal) -> str:
-    """At most four decimals, no trailing zeros, never scientific notation."""
-    if value.adjusted() < 24:
-        value = value.quantize(Decimal("0.0001"))
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "0") else text
 
 
 def _env_for(compiled: CompiledCard, facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -61,6 +61,7 @@ __all__ = [
     "surface_similar",
     "active_on",
     "check_cards",
+    "unknown_card_warnings",
     "validate_registry_file",
     "use_investors",
     "INVESTORS_ENV",
@@ -746,6 +747,24 @@ def validate_registry_file(path: Path) -> list[IpbError]:
     if not bundled:
         return list(_unknown_card_warnings(registry, str(path)))
     return list(check_cards(path=path))
+
+
+def unknown_card_warnings() -> list[IpbError]:
+    """The ``unknown-card`` ``LintWarning`` of :func:`validate_registry_file`, at each card id that a user's registry
+    file in use (``--investors``, ``IPB_INVESTORS``) lists and no card search finds (``--cards``, ``IPB_CARDS``, the
+    bundled cards); ``[]`` when no user file is in use. ``ipb investors`` without ``--check`` prints them, so the
+    listing is never silent about a card ``ipb check`` warns about (s64: only ``--check`` said so).
+
+    Raises
+    ------
+    IpbError
+        A user's file does not load (as :func:`load_investors`).
+    """
+    extra = _extra_paths()
+    if not extra:
+        return []
+    registry = _registry(None)
+    return [warning for path in extra for warning in _unknown_card_warnings(registry, path)]
 
 
 def _unknown_card_warnings(registry: _Registry, file: str) -> list[IpbError]:

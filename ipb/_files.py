@@ -43,6 +43,8 @@ __all__ = [
     "staged_outputs",
     "compressed_format",
     "compressed_note",
+    "refuse_utf16",
+    "utf16_encoding",
     "clean_stale",
     "file_kind",
     "file_sha256",
@@ -313,6 +315,7 @@ def read_text_limited(path: str | os.PathLike[str], max_chars: int, *, what: str
     cap = _UTF8_MAX * max_chars + 4
     raw = read_bytes_limited(path, cap, what=what)
     full = len(raw) == cap  # more than max_chars characters, whatever they are: the rest was never read
+    refuse_utf16(raw[:UTF16_SNIFF], name, what)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -363,6 +366,63 @@ def compressed_note(path: str | Path) -> str:
     if packed is None:
         return ""
     return f": it is compressed ({packed[0]}), not JSON Lines text: unpack it first ({packed[1]} {path})"
+
+
+#: How many of a file's first bytes :func:`utf16_encoding` looks at.
+UTF16_SNIFF = 64
+
+
+def utf16_encoding(head: bytes) -> tuple[str, bool] | None:
+    r"""(``"utf-16-le"`` or ``"utf-16-be"``, whether a byte-order mark opens it) when ``head``, a file's first bytes
+    (:data:`UTF16_SNIFF` are enough), is UTF-16 text; None for anything else.
+
+    A UTF-16 byte-order mark gives the order. Without one (s63 new user B3: PowerShell's ``Out-File -Encoding
+    Unicode`` after a strip, or a script's ``encode("utf-16-le")``), the NUL bytes tell it: UTF-8 JSON and YAML
+    hold none, and UTF-16 text in the Latin range has one in every other byte, the odd ones in little-endian
+    (``{`` is ``7b 00``), the even ones in big-endian. At least half of the two-byte units must show it, and
+    the other positions at most a quarter as many NULs.
+
+    >>> utf16_encoding('{"id": "x"}'.encode("utf-16-le"))
+    ('utf-16-le', False)
+    >>> utf16_encoding("a: 1".encode("utf-16"))[1]
+    True
+    >>> utf16_encoding(b'{"id": "x"}') is None
+    True
+    """
+    if head[:2] == b"\xff\xfe":
+        return "utf-16-le", True
+    if head[:2] == b"\xfe\xff":
+        return "utf-16-be", True
+    head = head[:UTF16_SNIFF]
+    units = len(head) // 2
+    if not units:
+        return None
+    even = head[0:units * 2:2].count(0)  # the first byte of each unit
+    odd = head[1:units * 2:2].count(0)
+    if 2 * odd >= units and 4 * even <= odd:
+        return "utf-16-le", False
+    if 2 * even >= units and 4 * odd <= even:
+        return "utf-16-be", False
+    return None
+
+
+def refuse_utf16(head: bytes, name: str, what: str) -> None:
+    """A LoadError (rule ``encoding``, line 1 column 1) when ``head``, the first bytes of the ``what`` file
+    ``name`` ("items file", "YAML document"), is UTF-16 text (:func:`utf16_encoding`), with or without a byte-order
+    mark: the message names the encoding found and the one to save it in, and an ``iconv`` command that does it.
+    ipb writes and reads its files as UTF-8; only ``ipb score``'s responses files and ``ipb parse``'s answers are
+    also read as UTF-16 (answers are written by many tools). Without this a BOM-less file was "not JSON" at line 1
+    (s63 new user B3)."""
+    found = utf16_encoding(head)
+    if found is None:
+        return
+    encoding, bom = found
+    order = "little-endian" if encoding.endswith("le") else "big-endian"
+    mark = "with" if bom else "without"
+    source = "UTF-16" if bom else encoding.upper().replace("-16-", "-16")
+    raise LoadError(f"{name} is UTF-16 text ({order}, {mark} a byte-order mark), not UTF-8: ipb reads the {what} as "
+                    f"UTF-8; save it as UTF-8 (iconv -f {source} -t UTF-8 {name} > NEW_FILE)",
+                    file=name, line=1, column=1, rule="encoding")
 
 
 def file_kind(mode: int) -> str:

@@ -18,6 +18,7 @@ which a joined file does not carry; each run's summary reports its own.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import errno
 import io
@@ -28,9 +29,9 @@ import select
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence, TextIO
+from typing import Any, Iterator, Sequence, TextIO, cast
 
-from ipb._files import Staging, compressed_note, file_kind, new_folders, staged_outputs
+from ipb._files import UTF16_SNIFF, Staging, compressed_note, file_kind, new_folders, refuse_utf16, staged_outputs
 from ipb.engine.registry import CARD_COPIES, card_file_sha256
 from ipb.errors import LoadError, WriteError
 from ipb.perturb.verify import scenario_key
@@ -197,6 +198,8 @@ def _lines(path: Path, name: str | None = None) -> Iterator[tuple[int, str]]:
     except OSError as exc:
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from None
     with handle:
+        with contextlib.suppress(OSError):  # a UTF-16 file decodes as UTF-8 text of NULs (s63 new user B3)
+            refuse_utf16(cast(io.BufferedReader, handle.buffer).peek(UTF16_SNIFF)[:UTF16_SNIFF], name, "items file")
         number = 0
         try:
             for number, raw in enumerate(handle, 1):

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
-from ipb._files import file_kind
+from ipb._files import UTF16_SNIFF, file_kind, utf16_encoding
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring._log_limits import (MAX_LOG_BYTES, MAX_RECORD_BYTES, log_document, looks_like_inspect_log,
@@ -187,8 +187,9 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     """
     with open(path, "rb") as handle:
         refuse_compressed(handle.peek(8)[:8], path, "responses")
-        if handle.peek(2)[:2] in _UTF16_BOMS:
-            yield from _utf16_lines(handle)
+        utf16 = utf16_encoding(handle.peek(UTF16_SNIFF)[:UTF16_SNIFF])
+        if utf16 is not None:  # with a byte-order mark, or without one (s63 new user B3: "line 1 is not JSON")
+            yield from _utf16_lines(handle, None if utf16[1] else utf16[0])
             return
         number = 0
         while True:
@@ -215,14 +216,12 @@ def _long_line(number: int) -> str:
             f"{MAX_RECORD_BYTES // 2**20} MiB (the cap ipb respond puts on one response)")
 
 
-#: Byte-order marks of UTF-16 (little- and big-endian): Windows tools (PowerShell's ``>``, Notepad's "Unicode") write them.
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
-
-def _utf16_lines(handle: BinaryIO) -> Iterator[tuple[int, str | None, str | None]]:
-    """:func:`_jsonl_lines` for a file that opens with a UTF-16 byte-order mark: decoded as UTF-16 (the mark gives the
-    byte order), split at ``\n`` only, streamed. A line holding bytes that are not UTF-16 is one bad record."""
-    lines = io.TextIOWrapper(handle, encoding="utf-16", errors=_UNDECODED_ERRORS, newline="\n")
+def _utf16_lines(handle: BinaryIO, order: str | None = None) -> Iterator[tuple[int, str | None, str | None]]:
+    """:func:`_jsonl_lines` for a file of UTF-16 text: decoded as UTF-16 (a byte-order mark gives the byte order;
+    without one ``order``, ``"utf-16-le"`` or ``"utf-16-be"``, as :func:`ipb._files.utf16_encoding` found it), split
+    at ``\n`` only, streamed. A line holding bytes that are not UTF-16 is one bad record."""
+    lines = io.TextIOWrapper(handle, encoding=order or "utf-16", errors=_UNDECODED_ERRORS, newline="\n")
+    how = "the file starts with a UTF-16 byte-order mark" if order is None else f"the file reads as {order.upper()}"
     limit = MAX_RECORD_BYTES // 2  # characters: two bytes each
     number = 0
     while True:
@@ -245,7 +244,7 @@ def _utf16_lines(handle: BinaryIO) -> Iterator[tuple[int, str | None, str | None
             yield number, stripped, None
         else:
             yield number, None, (f"line {number} is not UTF-16 text (character {bad.start() + 1} of the line could not be "
-                                 "decoded; the file starts with a UTF-16 byte-order mark)")
+                                 f"decoded; {how})")
 
 
 #: Bytes UTF-16 cannot decode are read as a lone surrogate U+DFFF, which no valid UTF-16 decodes to (a U+FFFD would be

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Mapping
 
-from ipb._files import compressed_format, file_kind
+from ipb._files import UTF16_SNIFF, compressed_format, file_kind, refuse_utf16
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.perturb._golds import golds_of
@@ -221,6 +221,7 @@ def load_items(path: str | Path) -> ItemSet:
         os.set_blocking(handle.fileno(), True)
         try:
             refuse_compressed(handle.peek(8)[:8], p, "items")
+            refuse_utf16(handle.peek(UTF16_SNIFF)[:UTF16_SNIFF], str(p), "items file")
             return _read_items(handle, p)
         except OSError as exc:
             raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None

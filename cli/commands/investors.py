@@ -9,9 +9,9 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ipb.cli._app import INVESTORS_HELP, RunFormat, _fail, app, out, use_investor_files
+from ipb.cli._app import INVESTORS_HELP, RunFormat, _fail, app, err, out, use_investor_files
 from ipb.engine.registry import use_cards
-from ipb.engine.investors import Investor, check_cards, load_investors, schools
+from ipb.engine.investors import Investor, check_cards, load_investors, schools, unknown_card_warnings
 from ipb.errors import ErrorGroup, IpbError
 
 
@@ -54,8 +54,12 @@ def investors(
         use_investor_files(investor_files)
         registry = load_investors()
         problems = check_cards() if check else []
+        # without --check, a card your file lists that no search finds is still said, as ipb check says it
+        warnings = [] if check else unknown_card_warnings()
     except IpbError as exc:
         raise _fail(exc) from None
+    for warning in warnings:
+        err.print(warning.render(), markup=False)
     if format is RunFormat.json:
         out.print(json.dumps([_as_dict(i) for i in registry.values()], indent=2), markup=False)
     else:

@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 import typer
 
+from ipb._files import UTF16_SNIFF, utf16_encoding
 from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, flush_stdout, json_printable, out, write_stdout
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.engine.registry import loaded_card
@@ -121,10 +122,13 @@ def _read(path: Path) -> tuple[str, str | None]:
         data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read response {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark (Windows tools write one): not binary data
-        text = data.decode("utf-16", errors="replace")
-        bad = text.count("\ufffd") - data.decode("utf-16", errors="ignore").count("\ufffd")
-        return text, (None if not bad else f"the answer starts with a UTF-16 byte-order mark but {bad} sequence(s) are not "
+    utf16 = utf16_encoding(data[:UTF16_SNIFF])  # UTF-16 (Windows tools write it), not binary data
+    if utf16 is not None:  # a byte-order mark gives the order; without one the NULs did (s63 new user B3)
+        codec = "utf-16" if utf16[1] else utf16[0]
+        text = data.decode(codec, errors="replace")
+        bad = text.count("\ufffd") - data.decode(codec, errors="ignore").count("\ufffd")
+        how = "starts with a UTF-16 byte-order mark" if utf16[1] else f"reads as {codec.upper()}"
+        return text, (None if not bad else f"the answer {how} but {bad} sequence(s) are not "
                                             "UTF-16: they were replaced by U+FFFD; words around them may be misread")
     try:
         return data.decode("utf-8"), None
