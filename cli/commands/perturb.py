@@ -104,6 +104,7 @@ def perturb(
     try:
         with said_on_stop(lambda how: _stopped(counter, how, out_path, report, started)):  # from the start (B10)
             _at_least_one(workers, "--workers")
+            workers = _workers_for_cores(workers, backend)
             too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
             if too_many is not None:
                 raise ArgumentError(too_many, file="--n", rule="argument")
@@ -225,6 +226,27 @@ def _check_card_file(spec: str, path: str) -> None:
         raise LoadError(f"--card {spec}: cannot read {path}: {exc.strerror or exc}", file="--card",
                         rule="card") from None
     compiled_card(path)  # a broken card: its own load or compile error, naming the file, once
+
+
+def _usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask where the system has one, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers_for_cores(workers: int, backend: Backend) -> int:
+    """``--workers``, lowered to the cores this process may use, with a note when lowered (s64 new user F2:
+    ``--workers 64`` and ``100000`` on 2 cores were accepted with no word). A cap, not only a note: generation is
+    CPU-bound, so a worker beyond a core adds no speed, only a forked process's memory (``100000`` would fork that
+    many), and the items do not depend on ``--workers``. Ray runs (``--backend ray``) are left as given."""
+    cores = _usable_cores()
+    if backend is not Backend.local or workers <= cores:
+        return workers
+    _say(f"note: --workers {workers} is more than the {cores} CPU core(s) this process may use: {cores} worker "
+         "process(es) are started (more would only share the cores; the items do not depend on --workers)")
+    return cores
 
 
 def _at_least_one(value: int, flag: str) -> None:
