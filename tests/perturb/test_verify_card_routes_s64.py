@@ -76,3 +76,27 @@ def test_a_registry_change_still_fails_by_every_route(release, tmp_path):
     for route, (code, said) in _routes(release, registry).items():
         assert code == 1, (route, said)
         assert "verified 0 of 3 item(s)" in said and "condition B knowledge differs" in said, (route, said)
+
+
+# F8: ``ipb verify --card FILE`` was refused ("--card expects ID=PATH") while perturb and check take a path --------
+
+def test_verify_takes_a_card_file_alone_for_the_id_it_declares(release):
+    items, registry, folder = release
+    card = folder / f"{CARD_ID}.yaml"
+    renamed = folder.parent / "my edit.yaml"  # the id is read from the card, not from the file's name
+    renamed.write_bytes(card.read_bytes())
+    for given in (card, renamed):
+        code, said = _ipb("verify", str(items), "--investors", str(registry), "--card", str(given))
+        assert code == 0, said
+        assert "verified 3 of 3 item(s): 0 gold mismatch(es)" in said
+        assert f"the card found now ({given}, given with --card)" in said
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("no_such.yaml", "--card: load error: --card expects a card file or ID=PATH, got 'no_such.yaml': no such card file"),
+    ("x=", "--card: load error: --card expects a card file or ID=PATH, got 'x='"),
+    ("=a.yaml", "--card: load error: --card expects a card file or ID=PATH, got '=a.yaml'"),
+])
+def test_verify_card_refusals(release, spec, message):
+    code, said = _ipb("verify", str(release[0]), "--card", spec)
+    assert code == 1 and said == message, said
