@@ -430,8 +430,11 @@ def reachable_threshold(threshold: Any, gates: Any) -> Any:
         ``min_weight`` is more than the sum of every gate's weight.
     """
     # exact sums, as the executor's (a weight may be a Decimal or a Fraction such as 1/3: Decimal + Fraction raises)
-    total = sum((as_fraction(g.weight) for g in gates), Fraction(0))
-    if gates and as_fraction(threshold.min_weight) > total:
+    weights = [as_fraction(g.weight) for g in gates]
+    total = sum(weights, Fraction(0))
+    # a weight that is not positive has its own error at its place; a sum over it says nothing more (s64 new user
+    # F10: weight -5 also gave "weights add up to (0)")
+    if gates and all(w > 0 for w in weights) and as_fraction(threshold.min_weight) > total:
         raise CompileError(f"min_weight {threshold.min_weight} is more than the {len(gates)} gates' weights add up to "
                            f"({public(total)}): {threshold.count} verdicts could never reach it", rule="weight")
     return threshold

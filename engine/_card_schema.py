@@ -63,6 +63,14 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
             continue
         if err.validator == "required":
             on_key = bool(path)
+        if "propertyNames" in err.schema_path and isinstance(err.instance, str):
+            # a key's name is refused: the error's path is the mapping's, so point at the key itself (s64 new user
+            # F6: an input named 'ventes_croissance_é' on line 36 was reported at the mapping's first key, 27:3)
+            parent: Any = doc.data
+            for step in path:
+                parent = parent[step] if isinstance(parent, (Mapping, list)) else None
+            if isinstance(parent, Mapping) and err.instance in parent:
+                path, on_key = path + (err.instance,), True
         if err.validator == "oneOf" and err.context:
             message = min(err.context, key=lambda e: len(e.message)).message
         if err.validator == "type" and not isinstance(err.instance, (dict, list)):

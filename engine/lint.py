@@ -89,6 +89,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ipb.engine._label_lints import label_warnings, placeholder_labels
 from ipb.engine._range_lints import bare_acronyms, ranges_missing, unlinked_ranges
+from ipb.engine._rule_pairs import incompatible_rules
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec, weights_count
 from ipb.engine.expressions import CompiledExpression
@@ -178,7 +179,8 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_fixed_reentry(card))
     found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card),
                                                                       *ranges_missing(card)])
-    found.extend(_at(doc, warning, path) for path, warning in [*label_warnings(card), *placeholder_labels(card)])
+    found.extend(_at(doc, warning, path) for path, warning in [*label_warnings(card), *placeholder_labels(card),
+                                                               *incompatible_rules(card)])
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must

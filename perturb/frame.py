@@ -633,6 +633,27 @@ def narrower_derived(frame: Frame, facts: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _no_value_in_common(where: str, name: str, first: Card, second: Card) -> PerturbError:
+    """The L8 clash of a category input ``name`` whose values in ``first`` and ``second`` share none, with both
+    lists, at the ``values:`` of ``second``'s input in its file (s64 new user F9: the message named neither a place
+    nor the values)."""
+    def shown(card: Card) -> str:
+        return f"{card.id} allows [{', '.join(map(str, card.inputs[name].values or ()))}]"
+
+    error = PerturbError(f"{where} has no category value in common ({shown(first)}, {shown(second)}): an L8 scenario "
+                         "states one value for both cards; give the cards a value in common", rule="shared-input",
+                         name=name)
+    doc = second.doc
+    if doc is None:
+        return error
+    try:
+        line, column = doc.locate_key(("inputs", name, "values"))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return error
+    error.with_location(doc.file, line, column, doc.source_line(line))
+    return error
+
+
 def build_frame(
     cards: Sequence[str | CompiledCard],
     *,
@@ -685,7 +706,7 @@ def build_frame(
             if spec.values is not None and first.values is not None:
                 values = tuple(v for v in first.values if v in spec.values)
                 if not values:
-                    raise PerturbError(f"{where} has no category value in common", rule="shared-input", name=name)
+                    raise _no_value_in_common(where, name, compiled[ids.index(owners[name])].card, c.card)
                 inputs[name] = replace(first, values=values, expr_type=category(values))
             if grid is not None:
                 if name in grids:

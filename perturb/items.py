@@ -127,9 +127,12 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     }
 
 
-def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> dict[str, Any]:
+def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = None,
+                     given: Mapping[str, str] | None = None) -> dict[str, Any]:
     cards = item["manifest"]["cards"]
     investors = [c["investor"] for c in cards]
+    if given:
+        decks = {} if decks is None else decks
     if decks is None:
         return conditions(item["question"], investors, cards)
     deck = tuple((c["id"], c["content_hash"]) for c in cards)
@@ -137,9 +140,9 @@ def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = Non
         decks[deck] = conditions("", investors, cards)["C"]
     question = item["question"]
     people = list(dict.fromkeys(investors))
-    known = ("knowledge", tuple(people))
+    known = ("knowledge", tuple(people), tuple(sorted((given or {}).items())))
     if known not in decks:
-        decks[known] = knowledge_sha256(people)
+        decks[known] = knowledge_sha256(people, given)
     return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
                   "key": _canonical_sha256({"investors": people, "query": question}), "knowledge_sha256": decks[known]},
             "C": decks[deck]}
@@ -173,18 +176,23 @@ QUESTION_EDITED = "condition B context differs from the item's question and inve
 KNOWLEDGE_CHANGED = "condition B knowledge differs from the installed knowledge base's"
 
 
-def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
+def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None,
+                       given: Mapping[str, str] | None = None) -> list[str]:
     """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
 
     Each line says which part differs: condition B's hash of the question (the question was edited), its
     investors or condition C's cards (the manifest's cards were edited), or a key alone (the key was edited,
     or an ipb that computes keys differently made the item: both causes are named, with the ipb version the
     manifest records). ``decks`` remembers condition C per deck of (card id, content hash) across items.
+    ``given`` (card id -> content hash) fixes the hash condition B's knowledge counts for those listed cards
+    instead of the one found by id (:func:`ipb.perturb._knowledge.knowledge_sources`): ``ipb verify`` gives the
+    item's own hash for a card it warns changed and the current hash for a ``--card ID=PATH`` card, so a card
+    edit is judged alike through ``--card``, ``--cards`` and ``IPB_CARDS`` (s64 new user F1).
     """
     stored = item.get("conditions")
     if not isinstance(stored, Mapping):
         return ["no conditions block"]
-    fresh = _item_conditions(item, decks)
+    fresh = _item_conditions(item, decks, given)
     found = []
     have_b = stored.get("B")
     if isinstance(have_b, Mapping) and "knowledge_sha256" not in have_b:  # made before items recorded it (stop 59)

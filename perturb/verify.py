@@ -29,7 +29,7 @@ from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_lin
 from ipb.engine.grp_view import grp_view
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
-from ipb.engine.registry import compiled_card, find_card, use_cards
+from ipb.engine.registry import CARD_COPIES, compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.deck import constraints_from_record
@@ -239,6 +239,16 @@ def _convert(card: Card, name: str, raw: Any) -> Any:
     return fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
 
 
+def _own_copy(path: str | Path | None) -> bool:
+    """True when ``path`` is an items' own card copy (``ipb-cards/<sha256>.yaml``, :data:`CARD_COPIES`): one that
+    changed is no card edit but a release whose copy no longer hashes to its name, and condition B's knowledge read
+    through it stays a failure (s61nfix, s62 new user N3); None (no file found) is not one."""
+    if path is None:
+        return False
+    p = Path(path)
+    return p.parent.name == CARD_COPIES and len(p.stem) == 64 and all(c in "0123456789abcdef" for c in p.stem)
+
+
 class _Checker:
     """Verifies lines; caches compiled cards, converted facts and the schema validators."""
 
@@ -262,6 +272,8 @@ class _Checker:
         self.outside: dict[str, dict[str, dict[Any, str]]] = {}
         #: Compiled ``manifest.deck`` rules by (content hash, cards) (:meth:`deck_rules`).
         self.deck_memo: dict[Any, Any] = {}
+        #: card id -> the file :meth:`card` found for it.
+        self.paths: dict[str, Any] = {}
 
     def deck_rules(self, deck: Mapping[str, Any], cards: list[Card]) -> tuple[Any, ...]:
         """An item's ``manifest.deck`` compiled over its cards' inputs, once per (hash, cards)."""
@@ -334,7 +346,7 @@ class _Checker:
         if found is None:
             try:
                 ref = self.overrides.get(card_id, card_id)
-                path = find_card(ref, sha256, current_first=True)
+                path = self.paths[card_id] = find_card(ref, sha256, current_first=True)
                 found = compiled_card(str(path))
             except IpbError as exc:
                 found = exc
@@ -342,6 +354,25 @@ class _Checker:
         if isinstance(found, IpbError):
             raise found
         return found
+
+    def knowledge_given(self, hashes: Mapping[str, str], changed: Sequence[str]) -> dict[str, str]:
+        """Card id -> the content hash condition B's knowledge is recomputed with for that listed card, instead of the
+        card found by id (:func:`ipb.perturb.items.condition_problems`): the item's own hash for each of its cards
+        that changed (``changed``: already a warning, and a changed card is a warning, not a failure,
+        docs/perturbation.md "Verifying items after a card edit"), and the hash of the card checked now for every
+        other ``--card ID=PATH`` card, which the lookup by id does not see. s64 new user F1: a registered card
+        edited without a gold change failed every record through ``--cards DIR`` (the lookup found the edit) and
+        passed with a warning through ``--card ID=PATH`` (the lookup found the items' copy). An items' own copy
+        (:func:`_own_copy`) is never given: an edited copy still fails (s61nfix, s62 new user N3)."""
+        given: dict[str, str] = {}
+        for card_id in self.overrides:
+            if not _own_copy(self.overrides[card_id]):
+                try:
+                    given[card_id] = self.card(card_id, hashes.get(card_id)).card.content_hash
+                except IpbError:  # condition B lacks it too: the lookup by id gives its answer
+                    continue
+        given.update({card_id: hashes[card_id] for card_id in changed if not _own_copy(self.paths.get(card_id))})
+        return given
 
     def check(self, record: int, line_no: int, text: str | bytes) -> RecordCheck:
         """The check of one line (its text, or its UTF-8 bytes without the ``\\n``)."""
@@ -455,7 +486,7 @@ class _Checker:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
         if not conditions_agree(item, self.decks):  # an edited question's condition B hash: no gold mismatch (s57fixio)
-            for found in condition_problems(item, self.decks):
+            for found in condition_problems(item, self.decks, self.knowledge_given(hashes, changed)):
                 (own_problems if found.startswith(QUESTION_EDITED) else knowledge if found.startswith(KNOWLEDGE_CHANGED)
                  else problems).append(found)
         own_problems += self.market.problems(item, decks)  # any version: older code made such items (s57fixio)

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -840,10 +841,13 @@ def run_score(
     summary = summarize(views, options=options, inputs=inputs)
     if names := model_name_warnings(views):
         summary["model_name_warnings"] = names
+    responses_file = out / "responses.jsonl"
+    summary_file = out / "summary.json"
+    # what a failed write leaves: the old results, or none at all (s64 new user F10: "the old results are left as
+    # they were" was said of a folder that had none)
+    had = any(os.path.lexists(p) for p in (responses_file, summary_file))
     try:
         out.mkdir(parents=True, exist_ok=True)
-        responses_file = out / "responses.jsonl"
-        summary_file = out / "summary.json"
         write_texts_atomic({
             responses_file: scored_text,
             summary_file: json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
@@ -851,8 +855,8 @@ def run_score(
         })
     except OSError as exc:
         where = exc.filename or out
-        raise WriteError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
-                        file=str(where), rule="file") from None
+        left = "the old results are left as they were" if had else "no results were written"
+        raise WriteError(f"cannot write {where}: {exc.strerror or exc} ({left})", file=str(where), rule="file") from None
     # the records as written (floats to RECORD_DIGITS); the summary above was computed from the unrounded values
     if records is None:
         return RunResult(None, summary, responses_file, summary_file, lines=texts)

@@ -13,7 +13,7 @@ Items are written as they are made (memory stays flat in N without
 Without ``--ops`` or ``--mix`` each card gets every operator that applies to
 it (metric, sector, temporal, flip, isolate); the others are skipped with a
 note in the summary.
-    ipb verify ITEMS.jsonl [--cards DIR ...] [--card ID=PATH ...] [--format table|json] [--workers W]
+    ipb verify ITEMS.jsonl [--cards DIR ...] [--card ID=PATH|FILE ...] [--format table|json] [--workers W]
                [--backend local|ray [--ray-address ADDR]]
 
 ``--backend ray`` runs the work on a Ray cluster (``ipb[ray]``; see
@@ -104,6 +104,7 @@ def perturb(
     try:
         with said_on_stop(lambda how: _stopped(counter, how, out_path, report, started)):  # from the start (B10)
             _at_least_one(workers, "--workers")
+            workers = _workers_for_cores(workers, backend)
             too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
             if too_many is not None:
                 raise ArgumentError(too_many, file="--n", rule="argument")
@@ -227,6 +228,44 @@ def _check_card_file(spec: str, path: str) -> None:
     compiled_card(path)  # a broken card: its own load or compile error, naming the file, once
 
 
+def _verify_card_spec(spec: str) -> tuple[str, str]:
+    """``ipb verify --card SPEC``: (card id, file) from ``ID=PATH``, or from a card file's path alone, whose id is
+    read from the card, as ``ipb perturb --card FILE`` and ``ipb check --card FILE`` take it (s64 new user F8: a path
+    was refused with "--card expects ID=PATH"). A SPEC that names an existing file is a path even with a ``=``."""
+    if os.path.isfile(spec) or "=" not in spec:
+        if not os.path.lexists(spec):
+            raise LoadError(f"--card expects a card file or ID=PATH, got {spec!r}: no such card file", file="--card",
+                            rule="card")
+        _check_card_file(spec, spec)
+        return compiled_card(spec).card.id, spec
+    ident, _, path = spec.partition("=")
+    if not ident or not path:
+        raise LoadError(f"--card expects a card file or ID=PATH, got {spec!r}", file="--card", rule="card")
+    _check_card_file(spec, path)
+    return ident, path
+
+
+def _usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask where the system has one, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers_for_cores(workers: int, backend: Backend) -> int:
+    """``--workers``, lowered to the cores this process may use, with a note when lowered (s64 new user F2:
+    ``--workers 64`` and ``100000`` on 2 cores were accepted with no word). A cap, not only a note: generation is
+    CPU-bound, so a worker beyond a core adds no speed, only a forked process's memory (``100000`` would fork that
+    many), and the items do not depend on ``--workers``. Ray runs (``--backend ray``) are left as given."""
+    cores = _usable_cores()
+    if backend is not Backend.local or workers <= cores:
+        return workers
+    _say(f"note: --workers {workers} is more than the {cores} CPU core(s) this process may use: {cores} worker "
+         "process(es) are started (more would only share the cores; the items do not depend on --workers)")
+    return cores
+
+
 def _at_least_one(value: int, flag: str) -> None:
     if value < 1:
         raise ArgumentError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
@@ -275,7 +314,7 @@ def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
 @app.command()
 def verify(
     items: Path = typer.Argument(..., help="Items file (JSON Lines) written by ipb perturb."),
-    card: list[str] = typer.Option([], "--card", "-c", help="ID=PATH: use this card file for card ID."),
+    card: list[str] = typer.Option([], "--card", "-c", help="ID=PATH: use this card file for card ID; or a card file alone, for the id it declares."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable), looked at before IPB_CARDS and the bundled cards; a card found nowhere else is taken from the items' own copy (ipb-cards/ beside the file)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one line per problem; json: a report."),
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
@@ -287,7 +326,7 @@ def verify(
     """Re-execute every item against the current cards; exit 1 if any gold no longer matches
     or any scenario breaks a card constraint.
 
-    The current card of an id is, in order: ``--card ID=PATH``, ``--cards DIR``,
+    The current card of an id is, in order: ``--card ID=PATH`` (or ``--card PATH``), ``--cards DIR``,
     ``IPB_CARDS``, the bundled card; a card none of these has is taken from the
     items' own copy (``ipb-cards/<sha256>.yaml`` beside the items file). A current
     card whose hash differs from the item's is named in the report.
@@ -296,10 +335,7 @@ def verify(
     try:
         _at_least_one(workers, "--workers")
         for spec in card:
-            ident, sep, path = spec.partition("=")
-            if not sep or not ident or not path:
-                raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
-            _check_card_file(spec, path)
+            ident, path = _verify_card_spec(spec)
             overrides[ident] = path
         use_investor_files(investors)
         with investor_files_env(investors):

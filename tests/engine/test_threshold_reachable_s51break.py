@@ -55,3 +55,15 @@ def test_fraction_weights_are_summed_exactly() -> None:
     with pytest.raises(IpbError) as caught:
         load_card_text(thirds.replace(LINE, 'threshold: {count: PROCEED, at_least: 2, min_weight: "7/2"}'), "w.yaml")
     assert "add up to (3.333333333333333333333333333)" in str(caught.value)
+
+
+def test_a_negative_weight_gives_its_own_error_only() -> None:
+    """s64 new user F10: weight -5 gave its error ("gate weight must be positive") and also "min_weight 3 is more
+    than the 4 gates' weights add up to (0)" (2 + 1 + 1 - 5 = -1 here), a sum over a weight already refused."""
+    negative = CARD.replace("weight: 2", "weight: -5", 1)
+    assert negative != CARD
+    with pytest.raises(IpbError) as caught:
+        load_card_text(negative, "w.yaml")
+    text = str(caught.value)
+    assert "gate weight must be positive, not -5" in text
+    assert "add up to" not in text

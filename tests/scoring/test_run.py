@@ -350,6 +350,21 @@ def test_the_two_outputs_are_replaced_together_or_not_at_all(tmp_path, items_fil
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # responses.jsonl was put back too
 
 
+def test_a_failed_first_write_does_not_speak_of_old_results(tmp_path, items_file, buffett, monkeypatch):
+    # s64 new user F10: ipb score --out to an immutable folder said "(the old results are left as they were)" when
+    # the folder held none
+    responses = _responses_file(tmp_path, buffett)
+    out = tmp_path / "fresh"
+
+    def refused(src, dst):
+        raise PermissionError(1, "Operation not permitted", str(dst))
+
+    monkeypatch.setattr(ipb._files.os, "replace", refused)
+    with pytest.raises(LoadError, match=r"cannot write .*: Operation not permitted \(no results were written\)$"):
+        run_score(items_file, responses, out, _options())
+    assert not (out / "responses.jsonl").exists() and not (out / "summary.json").exists()
+
+
 def test_an_input_inside_the_output_folder_is_refused_before_anything_is_written(tmp_path, items_file, buffett):
     responses = _responses_file(tmp_path, buffett)
     out = tmp_path / "out"
