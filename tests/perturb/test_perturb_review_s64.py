@@ -47,3 +47,53 @@ def test_r7_no_item_keeps_1974_with_the_aaa_yield_not_disclosed(recipe):
     assert gen._undated_why(withheld[0]) in ("aaa_yield not disclosed (it describes the day)",
                                              "expected_growth moved (it describes the day)")
 
+
+# --------------------------------------------------------------------------- R12: form-field sentences
+def _bundled_cards():
+    import ipb  # noqa: PLC0415
+    names = sorted(p.stem for p in (SCENARIOS.parent).glob("*.yaml")
+                   if p.stem not in ("investors", "regimes", "sectors"))
+    fixtures = sorted((SCENARIOS.parents[1] / "tests" / "fixtures" / "new_user").glob("*.yaml"))
+    cards = [ipb.load_card(n).card for n in names]
+    for path in fixtures:
+        try:
+            cards.append(ipb.load_card(str(path)).card)
+        except Exception:  # noqa: BLE001 (a fixture that is a scenario, not a card)
+            continue
+    return cards
+
+
+def test_r12_no_bundled_fact_reads_as_a_form_field():
+    # the script over every bundled card and the new-user fixtures (the docs' L8 example's dividend card): before,
+    # two shapes "Label: {value}." (Graham's EPS years, Weiss's dividend cut) and four sector inputs stating a bare
+    # adjective ("The industry of the spinoff is consumer.")
+    from ipb.perturb.render import fact_sentence_shape  # noqa: PLC0415
+    form = [(c.id, n, fact_sentence_shape(s)) for c in _bundled_cards() for n, s in c.inputs.items()
+            if ": {value}" in fact_sentence_shape(s) or fact_sentence_shape(s).startswith("Whether")]
+    assert form == []
+    industry = [(c.id, n) for c in _bundled_cards() for n, s in c.inputs.items()
+                if s.type == "category" and n == "sector" and "sector." not in fact_sentence_shape(s)
+                and "GICS" not in fact_sentence_shape(s)]
+    assert industry == []
+
+
+@pytest.mark.parametrize("card, name, value, sentence", [
+    (GRAHAM_IV, "eps_years_averaged", Decimal(7), "The normal EPS averages 7 years of earnings."),
+    (GRAHAM_IV, "eps_years_averaged", Decimal(1), "The normal EPS averages 1 year of earnings."),
+    ("greenblatt_spinoff_checklist", "sector", "consumer", "The spinoff is in the consumer sector."),
+    ("marks_distressed_debt", "sector", "real_estate", "The issuer is in the real estate sector."),
+    ("klarman_deep_value_identification", "sector", "consumer", "The issuer is in the consumer sector."),
+    ("klarman_downside_first_process", "sector", "materials", "The issuer is in the materials sector."),
+    (str(SCENARIOS.parents[1] / "tests" / "fixtures" / "new_user" / "dividend_growth_screen.yaml"),
+     "dividend_cut_last_decade", False, "Did the company cut its dividend in the last ten years? No."),
+])
+def test_r12_sentences_by_hand(card, name, value, sentence):
+    import ipb  # noqa: PLC0415
+    from ipb.perturb.render import fact_pattern, fact_sentence, read_value, value_text  # noqa: PLC0415
+    spec = ipb.load_card(card).card.inputs[name]
+    assert fact_sentence(spec, value) == sentence
+    # and it reads back to the same value (issue 18 bar line 3, the question round trip)
+    found = fact_pattern(spec).match(sentence)
+    assert found is not None and found.group("value").lower() == value_text(spec, value).lower()
+    assert read_value(spec, found.group("value")) == read_value(spec, value_text(spec, value))
+
