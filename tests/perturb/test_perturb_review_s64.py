@@ -97,3 +97,30 @@ def test_r12_sentences_by_hand(card, name, value, sentence):
     assert found is not None and found.group("value").lower() == value_text(spec, value).lower()
     assert read_value(spec, found.group("value")) == read_value(spec, value_text(spec, value))
 
+
+# --------------------------------------------------------------------------- R5: CPPIB alpha t-statistic
+CPPIB = "cppib_total_portfolio_active_strategy"
+
+
+def test_r5_alpha_t_statistic_is_at_most_five_either_way():
+    import ipb  # noqa: PLC0415
+    spec = ipb.load_card(CPPIB).card.inputs["alpha_t_stat"]
+    # t = information ratio x sqrt(years): 9.4 over the bases' eight years is an information ratio of
+    # 9.4 / 2.83 = 3.3; the bound 5 is 5 / 2.83 = 1.77
+    assert (spec.range[0], spec.range[1]) == (Decimal(-5), Decimal(5))
+
+
+def test_r5_review_draw_states_no_t_statistic_above_five(tmp_path):
+    # the s63 review's run (first base, --n 200 --seed 63): f32af92a0a63b76b said 9.4
+    import json  # noqa: PLC0415
+    from typer.testing import CliRunner  # noqa: PLC0415
+    from ipb.cli import app  # noqa: PLC0415
+    base = sorted((SCENARIOS / CPPIB).glob("*.yaml"))[0]
+    out = tmp_path / "items.jsonl"
+    got = CliRunner().invoke(app, ["perturb", "--card", CPPIB, "--base", str(base), "--n", "200", "--seed", "63",
+                                   "--out", str(out)])
+    assert got.exit_code == 0, got.output
+    stats = [Decimal(str(json.loads(line)["scenario"]["facts"]["alpha_t_stat"])) for line in out.read_text().splitlines()
+             if "alpha_t_stat" in json.loads(line)["scenario"]["facts"]]
+    assert len(stats) >= 100
+    assert max(abs(t) for t in stats) <= 5
