@@ -102,9 +102,8 @@ from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _gro
                                 redistribute as _redistribute, select_balanced as _select_balanced,
                                 weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
-from ipb.perturb.undisclosed import needed_undisclosed
+from ipb.perturb.undisclosed import withheld_reason
 from ipb.perturb.visible import KNIFE_EDGE_PREFIX, knife_edges
-
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
 
@@ -267,8 +266,8 @@ class Generator:
                 scenario = scenario.with_facts({n: v for n, v in scenario.facts.items() if n not in stale})
             if moved := moved_partial_source(self.frame, self.base.facts, scenario.facts):
                 return moved  # s62 new user N9: a stated source of a fact kept as stated moved
-        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
-                self._market_moved(scenario) or self._outgrew_the_date(scenario) or self._market_withheld(scenario)):
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (self._market_moved(scenario) or
+                self._outgrew_the_date(scenario) or withheld_reason(self.frame, scenario.facts, scenario.sector)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
@@ -310,33 +309,7 @@ class Generator:
         for name in self.frame.memo.get("dated_inputs") or ():
             if scenario.facts.get(name) != base.get(name):
                 return f"{name} moved (it describes the day)"
-        if withheld := self._withheld(scenario):
-            return f"{withheld[0]} not disclosed (it describes the day)"
-        return "the date rules out a fact"
-
-    def _withheld(self, scenario: PScenario) -> tuple[str, ...]:
-        """The inputs describing the market at the date (:meth:`~ipb.perturb.regime_registry.RegimeRegistry.
-        describes_the_date`, not derived) that ``scenario`` leaves unknown and its question names "not disclosed"
-        (:func:`~ipb.perturb.undisclosed.needed_undisclosed`: a gate they can still change), in card order.
-
-        s64review (s63 review R7, issue 18 bar line 2): Graham intrinsic-value items dated 31 December 1974 said
-        "The current yield on AAA corporate bonds is not disclosed", a public figure of that day (Moody's Aaa near
-        8.9% [M: from memory, not looked up]), and the yield gate's gold was INCONCLUSIVE: a careful analyst who
-        knows the day's yield is marked wrong. Such a figure is not a fact of the company that can be withheld;
-        this file keeps no table of every day's market figures to state it from, so the item is undated (paper
-        section 6.5: a dated scenario is a claim about history), as when such a figure moves.
-        """
-        self._market_moved(scenario)  # fills the "dated_inputs" memo
-        derived = self.frame.derived
-        missing = tuple(n for n in self.frame.memo.get("dated_inputs") or ()
-                        if n not in scenario.facts and n not in derived)
-        if not missing:
-            return ()
-        return needed_undisclosed(self.frame, scenario.facts, missing, scenario.sector)
-
-    def _market_withheld(self, scenario: PScenario) -> bool:
-        """True when a market figure of the date is unknown and the question would name it (:meth:`_withheld`)."""
-        return bool(self._withheld(scenario))
+        return withheld_reason(self.frame, scenario.facts, scenario.sector) or "the date rules out a fact"
 
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""

@@ -1,7 +1,7 @@
 """s64review: the s63 review's findings left open (issue 18 bar line 2: no fact contradicts another or its date).
 
 R7: a dated item left a market figure of its date "not disclosed" (Graham intrinsic value, 31 December 1974, the AAA
-bond yield): such an item is now undated (perturb/generation.py ``Generator._withheld``). Each test fails without its
+bond yield): such an item is now undated (perturb/generation.py ``undisclosed.withheld_market``). Each test fails without its
 change (checked by putting the previous code or card back). Review: /work/notes/NEWUSER_s63.md.
 """
 
@@ -13,6 +13,7 @@ from decimal import Decimal
 import pytest
 
 from ipb.perturb.generation import Generator, Job, parse_recipes
+from ipb.perturb.undisclosed import withheld_market
 from perturb_support import SCENARIOS
 
 GRAHAM_IV = "graham_intrinsic_value_margin_of_safety"
@@ -29,10 +30,10 @@ def test_r7_the_aaa_yield_withheld_on_the_base_date_is_named():
     base = gen.base
     assert base.as_of is not None and base.as_of.isoformat() == "1974-12-31" and "aaa_yield" not in base.facts
     # $4.00 x (8.5 + 2 x 5) = $74 x 4.4 / Y: gate 3 cannot be computed without Y, so the question names it
-    assert gen._withheld(base) == ("aaa_yield",)
+    assert withheld_market(gen.frame, base.facts, base.sector) == ("aaa_yield",)
     # stated (8.9%, Moody's Aaa at the end of 1974 from memory): nothing of the day is withheld
     stated = replace(base, facts={**base.facts, "aaa_yield": Decimal("0.089")})
-    assert gen._withheld(stated) == ()
+    assert withheld_market(gen.frame, stated.facts, stated.sector) == ()
 
 
 @pytest.mark.parametrize("recipe", ["metric", "flip", "isolate"])
