@@ -102,8 +102,8 @@ from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _gro
                                 redistribute as _redistribute, select_balanced as _select_balanced,
                                 weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
+from ipb.perturb.undisclosed import withheld_reason
 from ipb.perturb.visible import KNIFE_EDGE_PREFIX, knife_edges
-
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
 
@@ -266,8 +266,8 @@ class Generator:
                 scenario = scenario.with_facts({n: v for n, v in scenario.facts.items() if n not in stale})
             if moved := moved_partial_source(self.frame, self.base.facts, scenario.facts):
                 return moved  # s62 new user N9: a stated source of a fact kept as stated moved
-        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
-                self._market_moved(scenario) or self._outgrew_the_date(scenario)):
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (self._market_moved(scenario) or
+                self._outgrew_the_date(scenario) or withheld_reason(self.frame, scenario.facts, scenario.sector)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
@@ -309,7 +309,7 @@ class Generator:
         for name in self.frame.memo.get("dated_inputs") or ():
             if scenario.facts.get(name) != base.get(name):
                 return f"{name} moved (it describes the day)"
-        return "the date rules out a fact"
+        return withheld_reason(self.frame, scenario.facts, scenario.sector) or "the date rules out a fact"
 
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""

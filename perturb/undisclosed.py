@@ -20,7 +20,7 @@ from ipb.perturb.frame import Frame
 from ipb.perturb.sector_registry import stated_omissions
 from ipb.perturb.undecided import gate_marks
 
-__all__ = ["PAIR_LIMIT", "UNKNOWN_LIMIT", "needed_undisclosed", "probe_values"]
+__all__ = ["PAIR_LIMIT", "UNKNOWN_LIMIT", "needed_undisclosed", "probe_values", "withheld_market", "withheld_reason"]
 
 #: The question renderer and :func:`needed_undisclosed` remember at most this many entries of each memo per frame
 #: (the undisclosed-inputs sentence per set of inputs; the gates and verdicts per set and stated values).
@@ -282,3 +282,30 @@ def _change_beside(frame: Frame, c: CompiledCard, facts: Mapping[str, Any], gate
                                         for v in probes[n])}
         found |= alone or _pair_change(frame, c, given, gate, rest, probes)
     return found
+
+
+def withheld_market(frame: Frame, facts: Mapping[str, Any], sector: str | None = None) -> tuple[str, ...]:
+    """The inputs describing the market at the date (``RegimeRegistry.describes_the_date``; not derived, not a regime
+    category such as ``cycle_position``, a label the temporal operator sets) that ``facts`` leave unknown and a
+    question names "not disclosed" (:func:`needed_undisclosed`), in card order.
+
+    s64review (s63 review R7, issue 18 bar line 2): Graham intrinsic-value items dated 31 December 1974 said "The
+    current yield on AAA corporate bonds is not disclosed", a public figure of that day, with the yield gate's gold
+    INCONCLUSIVE. No file keeps every day's market figures to state it from, so generation undates an item that kept
+    its base's date and withholds one of these (paper section 6.5: a dated scenario is a claim about history).
+    """
+    dated = frame.memo.get("withheld_candidates")
+    if dated is None:
+        regimes = frame.regimes
+        dated = frame.memo["withheld_candidates"] = tuple(
+            n for n, spec in frame.inputs.items()
+            if regimes.describes_the_date(spec) and n not in frame.derived and n not in regimes.inputs)
+    missing = tuple(n for n in dated if n not in facts)
+    return needed_undisclosed(frame, facts, missing, sector) if missing else ()
+
+
+def withheld_reason(frame: Frame, facts: Mapping[str, Any], sector: str | None = None) -> str:
+    """Why a dated item withholding a market figure of its date is undated (:func:`withheld_market`), for the run
+    summary: ``"aaa_yield not disclosed (it describes the day)"``; "" when it withholds none."""
+    withheld = withheld_market(frame, facts, sector)
+    return f"{withheld[0]} not disclosed (it describes the day)" if withheld else ""

@@ -560,6 +560,11 @@ under fill 5285d88a -> 8e87b757, and 805768b3 -> 30d14d7f.
 Stop 63: s63items' business-model range rule (``sectors/model_range``) moved buffett-bench-recipes, l8-three-investors
 and the fill runs; it was reverted before the stop ended (the fresh-clone CI found five tests it broke, among them an
 oracle of the flip memo not understood in time), so those pins are back where s63cards left them.
+
+Stop 64 (s64review, s63 review R12): Marks's distressed-debt card states its sector as "The issuer is in the
+{value} sector." (a ``phrase:``), and Howard Marks's condition-B knowledge hashes every Marks card: marks-defaults
+(and under fill) and l8-three-investors differ from the old files only in ``conditions.B.knowledge_sha256`` (150/150,
+150/150, 90/90 lines, compared field by field).
 """
 
 from __future__ import annotations
@@ -580,9 +585,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "2a8e0da515278c677203393e54ac1bce5aac9bf9794bba5fca4d79315b0612ef"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "9e280f57213b8e00b3a9eed409451e974a4017cf4ec85c8eb34ea61718e5df48"),
+                       "864b31cae6a5227c5525c370156f61024cb34be3cc55904c28f804900972d2ba"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "30d14d7f324ff091f212f0d07c78a7bb1752cd5fac8810356adb77c7944f92de"),
+                           7, "", 90, "88baecad657339d36cc1b49bf1a69941f08d8a7fcf004319ef680922285c1799"),
 }
 
 
@@ -610,7 +615,7 @@ def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
     for name, digest in (("buffett-bench-recipes", "9dc887a85d02a087fb138278953d5505b78eb0b3baae30313f0ba1db37ce6400"),
-                         ("marks-defaults", "8e87b7577c7bf0df018d9291da708163cecfd8e66d24dd0e11573c212bfad9f6")):
+                         ("marks-defaults", "92ce4f792180f5671cab678b2b4e8d2df47cd9fa70ea2a5a3ae07a3073cf8126")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)

@@ -157,7 +157,10 @@ def test_all_weather_items_give_every_covered_environment_risk():
 # --------------------------------------------------------------------------- wording: Graham's years averaged
 def test_graham_years_averaged_reads_as_a_fact():
     spec = build_frame([GRAHAM_IV]).inputs["eps_years_averaged"]
-    assert fact_sentence(spec, Decimal(7)) == "Fiscal years the normal EPS averages: 7."
+    # s64review (s63 review R12): the s54 form "Fiscal years the normal EPS averages: 7." read as a form field; the
+    # card's phrase is now a sentence that still reads for one year as for ten ("1 year", "7 years")
+    assert fact_sentence(spec, Decimal(7)) == "The normal EPS averages 7 years of earnings."
+    assert fact_sentence(spec, Decimal(1)) == "The normal EPS averages 1 year of earnings."
 
 
 # --------------------------------------------------------------------------- kind 4: Klarman's portfolio by date
