@@ -53,7 +53,10 @@ def test_a_multiple_no_growth_can_justify_is_dead_and_one_it_can_is_not(bench):
     # is reachable from this base without breaking it
     ("revenue_retention", Decimal("0.89"), False),
     ("revenue_retention", Decimal("0.90"), False),     # at the floor gate 2 clears
-    ("gross_margin", Decimal("0.59"), True),
+    # gate 4 would reject 59%, but since stop 63 (s63items, sectors/model_range) every move keeps a stated metric
+    # inside its business model's own range (subscription software: frameworks/sectors.yaml), so 59% beside
+    # subscription software breaks a rule and is repaired, never dead (as crypto above)
+    ("gross_margin", Decimal("0.59"), False),
     ("net_income", Decimal("-50000000"), False),       # gate 6 clears outside a credit crisis
 ])
 def test_hand_worked_moves_from_the_base(bench, name, value, expected):

@@ -557,14 +557,28 @@ new INCONCLUSIVE elements; no pinned run uses that card, but Howard Marks's cond
 his, so marks-defaults (150 of 150 lines, under fill too) and l8-three-investors (90 of 90) differ from main only in
 ``conditions.B.knowledge_sha256`` (checked field by field against main's files). The pins move 22d5010f -> 9e280f57,
 under fill 5285d88a -> 8e87b757, and 805768b3 -> 30d14d7f.
-Stop 63: s63items' business-model range rule (``sectors/model_range``) moved buffett-bench-recipes, l8-three-investors
-and the fill runs; it was reverted before the stop ended (the fresh-clone CI found five tests it broke, among them an
-oracle of the flip memo not understood in time), so those pins are back where s63cards left them.
+Re-pinned in s63items (stop 63, issue 18 bar line 2): Frame.violations refuses a stated metric outside its stated
+business model's own range (frameworks/sectors.yaml ``models:``, ``sectors/model_range``): every operator, not only the
+sector move, keeps subscription software at a 60-90% gross margin. Made on main 16f44367 and on s63items
+(/tmp/s63items/pin.py, pincmp.py): buffett-bench-recipes keeps 200 of 240 ids, each byte-identical; of the 40 dropped,
+9 broke the rule (subscription software at 35-57% gross margin) and 31 were redrawn because a refused candidate moves
+the stream; no new item breaks it. l8-three-investors keeps 89 of 90 in place, byte-identical; the one dropped broke
+the rule. Under fill and ``--no-near-duplicates``: 199 of 240 kept identical, 10 dropped broke it. marks-defaults (and
+under fill) is unchanged. The pins move 2a8e0da5 -> e246eae9, 805768b3 -> 5dce6af6, and under fill (and
+``--no-near-duplicates``) 9dc887a8 -> eabdea5e.
+Both stop-63 re-pins together: l8-three-investors is s63items's file with s63cards's condition-B knowledge hashes
+(30d14d7f and 5dce6af6 combined -> 8a9aab76; checked field by field: it differs from
+s63items's file only in ``conditions.B.knowledge_sha256``, 90 of 90, and agrees byte for byte with s63cards's file on the 89 items both hold).
+Stop 63 reverted the rule before its stop ended; s64range put it back (with the shortcuts oracles mended): the
+pins above are s63's re-pins again, unchanged, since nothing between the revert and s64range moved these runs.
 
 Stop 64 (s64review, s63 review R12): Marks's distressed-debt card states its sector as "The issuer is in the
 {value} sector." (a ``phrase:``), and Howard Marks's condition-B knowledge hashes every Marks card: marks-defaults
 (and under fill) and l8-three-investors differ from the old files only in ``conditions.B.knowledge_sha256`` (150/150,
 150/150, 90/90 lines, compared field by field).
+Both stop-64 re-pins together (the merge): l8-three-investors is s64range's file (8a9aab76) with s64review's
+condition-B knowledge hashes -> d0ffd066 (checked field by field: only ``conditions.B.knowledge_sha256`` differs, 90 of
+90); buffett-bench-recipes and its fill run are s64range's, marks-defaults and its fill run s64review's.
 """
 
 from __future__ import annotations
@@ -583,11 +597,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "2a8e0da515278c677203393e54ac1bce5aac9bf9794bba5fca4d79315b0612ef"),
+                              "e246eae9ba96fb374cda80a88100bdb0ccda0949819005cedf49365ecdaf2e90"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "864b31cae6a5227c5525c370156f61024cb34be3cc55904c28f804900972d2ba"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "88baecad657339d36cc1b49bf1a69941f08d8a7fcf004319ef680922285c1799"),
+                           7, "", 90, "d0ffd06603fd6323edb32053d3d5f2faa90c68c7726053cf9caea2457793ee69"),
 }
 
 
@@ -614,7 +628,7 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "9dc887a85d02a087fb138278953d5505b78eb0b3baae30313f0ba1db37ce6400"),
+    for name, digest in (("buffett-bench-recipes", "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"),
                          ("marks-defaults", "92ce4f792180f5671cab678b2b4e8d2df47cd9fa70ea2a5a3ae07a3073cf8126")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
@@ -628,4 +642,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "9dc887a85d02a087fb138278953d5505b78eb0b3baae30313f0ba1db37ce6400"
+        "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"

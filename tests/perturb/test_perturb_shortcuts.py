@@ -36,7 +36,10 @@ from ipb.engine.execute import _FORMATTED, _format_value, format_value
 from ipb.perturb.operators import metric_inputs  # before targeted, which operators imports at its end
 from ipb.perturb import targeted
 from ipb.perturb.frame import base_from_facts, build_frame, load_base
+from ipb.perturb.deck_moves import deck_tied, tied_rules
+from ipb.perturb.flip_search import _find_tied_flip
 from ipb.perturb.gate_lines import verdict_line
+from ipb.perturb.sector_registry import MODEL_RANGE_LABEL, OMITS_LABEL
 from ipb.perturb.targeted import _anchor, _alternatives, _first_flip, find_flip
 from perturb_support import BUFFETT, CARD_IDS, FIXTURES, card_frame
 
@@ -111,8 +114,12 @@ def test_violations_from_gives_the_same_list_as_violations(card):
     rng = random.Random(f"violations/{card}")
     broken = 0
     for base in bases:
+        # a base that itself breaks a registry rule (sectors/omits, sectors/model_range: Buffett's
+        # moat_between_thresholds states subscription software at a 50% gross margin) reads that rule as holding
+        # for its moves (sector_registry.base_states, s62sector and s64range), so the plain list leaves it out
+        exempt = {label for label in frame.violations(base.facts) if label in (OMITS_LABEL, MODEL_RANGE_LABEL)}
         for facts, moved in _neighbours(frame, base, rng, 60):
-            want = frame.violations(facts)
+            want = [label for label in frame.violations(facts) if label not in exempt]
             changed = [n for n in facts if facts[n] != base.facts.get(n)]
             assert frame.violations_from(base.facts, facts, changed) == want, (moved, facts)
             assert frame.violations_from(base.facts, facts, moved) == want  # a superset of the changes also works
@@ -120,6 +127,15 @@ def test_violations_from_gives_the_same_list_as_violations(card):
             broken += bool(want)
     if card == BUFFETT:
         assert broken > 0, "some of Buffett's neighbours break a constraint"
+
+
+def _plain_flip(frame, facts, name, before):
+    """find_flip's search along ``name`` with no memo: along an input a ``tie: true`` rule reads (Buffett's ARR, whose
+    net income follows it past $10B of subscription revenue) the partners follow each probed value, as find_flip
+    searches it (s64range: the oracle searched ARR alone and disagreed where only the followed income flips)."""
+    if tied_rules(frame) and deck_tied(frame, name):
+        return _find_tied_flip(frame, facts, name, frame.grids[name], facts[name], None, before, 0)
+    return targeted._find_flip(frame, facts, name, frame.grids[name], facts[name], None, before, 0)
 
 
 def test_first_flip_memo_gives_the_search_of_every_name_order():
@@ -142,8 +158,7 @@ def test_first_flip_memo_gives_the_search_of_every_name_order():
         facts = facts or dict(base.facts)
         before = frame.outcomes(facts)
         searchable = [n for n in names if n not in anchor]
-        flips = {n: targeted._find_flip(frame, facts, n, frame.grids[n], facts[n], None, before, 0)
-                 for n in searchable}
+        flips = {n: _plain_flip(frame, facts, n, before) for n in searchable}
         flipping = [n for n in searchable if flips[n] is not None]
         orders = [[n] + [m for m in order if m != n] for n in flipping[:2]] + [order]
         for trial in orders:
