@@ -95,6 +95,18 @@ def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
     return table
 
 
+def _y_plural(word_stem: str) -> str:
+    """A stem of :func:`~ipb.scoring._text.stem` with a final "y" dropped, so that a singular in "-y" meets its plural in
+    "-ies": ``stem`` leaves "category" whole but cuts "categories" to "categor", and a label "Category" then fitted only
+    the gate whose name says "Category-Specific", not the one whose name says "Six Categories" (issue 13 s64).
+
+    >>> from ipb.scoring._text import stem
+    >>> [_y_plural(stem(w)) for w in ("category", "categories", "company", "companies", "policy", "key")]
+    ['categor', 'categor', 'compan', 'compan', 'polic', 'key']
+    """
+    return word_stem[:-1] if word_stem.endswith("y") and len(word_stem) > 4 else word_stem
+
+
 class _LabelNamesMixin(_ParserState):
     """Gate names read from a label's words (see the module docstring)."""
 
@@ -182,11 +194,11 @@ class _LabelNamesMixin(_ParserState):
         exact = _trimmed_names(self.ix).get(" ".join(words))
         if exact is not None:
             return exact  # "P/E" is the alias "P/E test" without its frame word
-        stems = {stem(w) for w in _spelled_out(words) if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
+        stems = {_y_plural(stem(w)) for w in _spelled_out(words) if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
             return frozenset()
         for tier in (0, 1):
-            gates = frozenset(g for t, g, words in self.ix.gate_words if t == tier and stems <= words)
+            gates = frozenset(g for t, g, words in self.ix.gate_words if t == tier and stems <= {_y_plural(w) for w in words})
             if gates:
                 return gates
         return frozenset()
