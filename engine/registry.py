@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # networkx (a third of a second to import) only where a graph
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "loaded_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
            "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error", "item_card_pairs", "copy_dirs",
-           "known_card_ids"]
+           "known_card_ids", "is_card_copy"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -93,6 +93,21 @@ def _bundled_ids() -> dict[str, Path]:
 CARDS_ENV = "IPB_CARDS"
 #: Folder beside an items file holding a copy of each of its cards, named ``<sha256>.yaml``.
 CARD_COPIES = "ipb-cards"
+
+
+def is_card_copy(path: str | Path | None) -> bool:
+    """True when ``path`` is an items file's own card copy (``ipb-cards/<sha256>.yaml``, :data:`CARD_COPIES`); None
+    (no file found) is not one. ``ipb verify`` never reads a changed copy as a card edit: a release whose copy no
+    longer hashes to its name stays a failure (s61nfix, s62 new user N3, s64 new user F1).
+
+    >>> is_card_copy("out/ipb-cards/" + "ab" * 32 + ".yaml"), is_card_copy("cards/my_card.yaml"), is_card_copy(None)
+    (True, False, False)
+    """
+    if path is None:
+        return False
+    p = Path(path)
+    return p.parent.name == CARD_COPIES and len(p.stem) == 64 and all(c in "0123456789abcdef" for c in p.stem)
+
 
 _CARD_DIRS: list[Path] = []
 _COPY_DIRS: list[Path] = []

@@ -29,7 +29,7 @@ from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_lin
 from ipb.engine.grp_view import grp_view
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
-from ipb.engine.registry import CARD_COPIES, compiled_card, find_card, use_cards
+from ipb.engine.registry import compiled_card, find_card, is_card_copy, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.deck import constraints_from_record
@@ -239,16 +239,6 @@ def _convert(card: Card, name: str, raw: Any) -> Any:
     return fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
 
 
-def _own_copy(path: str | Path | None) -> bool:
-    """True when ``path`` is an items' own card copy (``ipb-cards/<sha256>.yaml``, :data:`CARD_COPIES`): one that
-    changed is no card edit but a release whose copy no longer hashes to its name, and condition B's knowledge read
-    through it stays a failure (s61nfix, s62 new user N3); None (no file found) is not one."""
-    if path is None:
-        return False
-    p = Path(path)
-    return p.parent.name == CARD_COPIES and len(p.stem) == 64 and all(c in "0123456789abcdef" for c in p.stem)
-
-
 class _Checker:
     """Verifies lines; caches compiled cards, converted facts and the schema validators."""
 
@@ -363,15 +353,15 @@ class _Checker:
         other ``--card ID=PATH`` card, which the lookup by id does not see. s64 new user F1: a registered card
         edited without a gold change failed every record through ``--cards DIR`` (the lookup found the edit) and
         passed with a warning through ``--card ID=PATH`` (the lookup found the items' copy). An items' own copy
-        (:func:`_own_copy`) is never given: an edited copy still fails (s61nfix, s62 new user N3)."""
+        (:func:`~ipb.engine.registry.is_card_copy`) is never given: an edited copy still fails (s61nfix, s62 new user N3)."""
         given: dict[str, str] = {}
         for card_id in self.overrides:
-            if not _own_copy(self.overrides[card_id]):
+            if not is_card_copy(self.overrides[card_id]):
                 try:
                     given[card_id] = self.card(card_id, hashes.get(card_id)).card.content_hash
                 except IpbError:  # condition B lacks it too: the lookup by id gives its answer
                     continue
-        given.update({card_id: hashes[card_id] for card_id in changed if not _own_copy(self.paths.get(card_id))})
+        given.update({card_id: hashes[card_id] for card_id in changed if not is_card_copy(self.paths.get(card_id))})
         return given
 
     def check(self, record: int, line_no: int, text: str | bytes) -> RecordCheck:

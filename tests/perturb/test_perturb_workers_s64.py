@@ -59,12 +59,18 @@ def test_tiny_tasks_give_the_same_bytes_as_one_process(monkeypatch):
 
 
 def test_workers_ignore_sigint():
-    pool = _Pool(_job(), Generator(_job()), 2, pool_min=0)
+    # the parent's Ctrl-C handler is set here: a runner started in the background (``cmd &`` in a script, as a CI
+    # job may be) inherits SIGINT ignored, and a forked worker would then ignore it without the fix
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        assert pool._start().apply(signal.getsignal, (signal.SIGINT,)) == signal.SIG_IGN
+        pool = _Pool(_job(), Generator(_job()), 2, pool_min=0)
+        try:
+            assert pool._start().apply(signal.getsignal, (signal.SIGINT,)) == signal.SIG_IGN
+        finally:
+            pool.close()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process still stops on Ctrl-C
     finally:
-        pool.close()
-    assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # this process still stops on Ctrl-C
+        signal.signal(signal.SIGINT, before)
 
 
 def test_workers_above_the_cores_are_lowered_with_a_note(tmp_path):
