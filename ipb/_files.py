@@ -44,6 +44,7 @@ __all__ = [
     "compressed_format",
     "compressed_note",
     "refuse_utf16",
+    "refuse_utf16_file",
     "utf16_encoding",
     "clean_stale",
     "file_kind",
@@ -423,6 +424,18 @@ def refuse_utf16(head: bytes, name: str, what: str) -> None:
     raise LoadError(f"{name} is UTF-16 text ({order}, {mark} a byte-order mark), not UTF-8: ipb reads the {what} as "
                     f"UTF-8; save it as UTF-8 (iconv -f {source} -t UTF-8 {name} > NEW_FILE)",
                     file=name, line=1, column=1, rule="encoding")
+
+
+def refuse_utf16_file(path: str | os.PathLike[str], name: str, what: str) -> None:
+    """:func:`refuse_utf16` on the first :data:`UTF16_SNIFF` bytes of the file at ``path``, for a reader that opens
+    the file again afterwards (``ipb verify``'s and ``ipb respond``'s items files). A file that cannot be opened or
+    read is left to that reading, which says why."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(UTF16_SNIFF)
+    except OSError:
+        return
+    refuse_utf16(head, name, what)
 
 
 def file_kind(mode: int) -> str:

@@ -763,19 +763,6 @@ def _unreadable(name: str, exc: OSError) -> LoadError:
     return LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file")
 
 
-def _refuse_utf16(file: Path, name: str) -> None:
-    """The items file's UTF-16 refusal (:func:`ipb._files.refuse_utf16`), before any line is read: a BOM-less UTF-16
-    file decodes as UTF-8 (NUL is a UTF-8 character) and every line was "not JSON" (s63 new user B3)."""
-    from ipb._files import UTF16_SNIFF, refuse_utf16
-
-    try:
-        with open(file, "rb") as handle:
-            head = handle.read(UTF16_SNIFF)
-    except OSError:
-        return  # the reading below says why
-    refuse_utf16(head, name, "items file")
-
-
 def _not_utf8(name: str) -> LoadError:
     from ipb._files import compressed_note
 
@@ -842,9 +829,11 @@ def _verify_items(
     LoadError
         The file cannot be read, is not UTF-8, or holds no items.
     """
+    from ipb._files import refuse_utf16_file
+
     name = str(path)
     file = Path(path)
-    _refuse_utf16(file, name)
+    refuse_utf16_file(file, name, "items file")  # before any line: BOM-less UTF-16 read as "not JSON" (s63 B3)
     workers = max(1, min(workers, os.cpu_count() or 1))
     log = _IdLog()
     if workers == 1:

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ipb.engine._json import jsonl_lines, parse_json_line
 from ipb.engine.registry import item_card
-from ipb._files import UTF16_SNIFF, refuse_utf16, write_lines_atomic
+from ipb._files import refuse_utf16_file, write_lines_atomic
 from ipb.errors import ErrorGroup, IpbError, LoadError
 
 __all__ = [
@@ -154,8 +154,7 @@ def load_items(path: str | Path) -> list[RunItem]:
     """
     file = str(path)
     try:
-        with open(path, "rb") as handle:
-            refuse_utf16(handle.read(UTF16_SNIFF), file, "items file")
+        refuse_utf16_file(path, file, "items file")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise LoadError(f"cannot read items file: {exc.strerror or exc}", file=file, rule="file") from None
