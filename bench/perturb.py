@@ -4,7 +4,7 @@ Run from the repository root::
 
     .venv/bin/python bench/perturb.py [--sizes 10000,100000] [--baseline main] [--workers 1]
                                       [--ops metric,sector,temporal,flip] [--seed 0] [--json OUT]
-                                      [--card ID[,ID...]] [--base SCENARIO.yaml]
+                                      [--card ID[,ID...]] [--base SCENARIO.yaml] [--instructions]
 
 For each size N and each code version (this tree, and the git revision
 ``--baseline`` unpacked with ``git archive`` into a temporary folder) a fresh
@@ -25,6 +25,19 @@ every item). It reports:
 * **same bytes**: whether the two item files have the same SHA-256 (a change
   meant only to be faster must keep every byte; s64speed). A baseline whose
   item format differs reads "NO" for that reason alone.
+* **attempts** (s65speed): per recipe, items written, attempts made, and of
+  those the constraint rejections and duplicates (attempts per item), and for
+  ``flip`` the anchors drawn: screened unsearched (the dead-move screen),
+  searched, and repaired (:func:`ipb.perturb.targeted._anchor`, counted by a
+  wrapper; the counts are the same with and without ``--instructions``);
+* **instructions** (``--instructions``, s65speed): generation alone under
+  valgrind's cachegrind, less a run of N=0 for the start-up, per item and as
+  the ratio new/old. A loaded machine does not move them (CPU time moves by
+  a few percent); about 100x slower than a plain run, so use small N.
+
+The last lines extrapolate this tree's generation CPU per 1,000 items to
+100,000 items on one core (a long run's attempts per item rise, so it is a
+floor).
 
 The baseline writes the item format of its own version (questions, manifests
 and all); both sides make the same number of items with the same recipes.
@@ -52,7 +65,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CARD = "buffett_acquisition_checklist"
 BASE = ROOT / "frameworks" / "scenarios" / CARD / "ipb_p_011_base.yaml"
-RESULTS_VERSION = 4  # 3: CPU seconds per row; 4: cards, base and each file's sha256
+RESULTS_VERSION = 5  # 3: CPU seconds per row; 4: cards, base and each file's sha256; 5: attempts, instructions
 TARGET_N = 100_000
 TARGET_S = 20.0
 TARGET_MEMORY = 1.2
@@ -72,6 +85,7 @@ def child(n: int, ops: str, seed: int, workers: int, folder: Path, cards: str = 
     ids = tuple(cards.split(","))
     for card in ids:
         compiled_card(card)  # compile before timing
+    anchors = _count_anchors()
     job = Job(ids, base, seed, parse_recipes(ops) if ops else ())  # '': each card's default operators
     out = folder / f"items_{n}.jsonl"
     start, cpu = time.perf_counter(), time.process_time()
@@ -97,7 +111,45 @@ def child(n: int, ops: str, seed: int, workers: int, folder: Path, cards: str = 
         "sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
         "verified": check.ok,
         "recipes": {r.recipe: r.items for r in result.recipes},
+        "attempts": {r.recipe: {"items": r.items, "attempts": r.attempts, "rejected": r.rejected,
+                                "duplicates": r.duplicates} for r in result.recipes},
+        "flip_anchors": dict(anchors),
     }
+
+
+def _count_anchors() -> dict[str, int]:
+    """Counts of the flip's anchors (:func:`ipb.perturb.targeted._anchor`) in this process, by what became of
+    them: ``screened`` (dropped unsearched by the dead-move screen), ``searched``, ``none`` (no neighbour
+    found), and ``repairs`` (:func:`~ipb.perturb.targeted._repair` calls). Empty for a tree without them."""
+    counts = {"screened": 0, "searched": 0, "none": 0, "repairs": 0}
+    try:
+        from ipb.perturb import targeted
+    except ImportError:  # pragma: no cover - a tree before the flip's anchors
+        return counts
+    if not hasattr(targeted, "_anchor") or not hasattr(targeted, "_repair"):
+        return counts
+    anchor, repair = targeted._anchor, targeted._repair
+
+    def counted_anchor(*a: Any, **k: Any) -> Any:
+        moved, changed = anchor(*a, **k)
+        counts["screened" if moved is None else "searched" if changed else "none"] += 1
+        return moved, changed
+
+    def counted_repair(*a: Any, **k: Any) -> Any:
+        counts["repairs"] += 1
+        return repair(*a, **k)
+    targeted._anchor, targeted._repair = counted_anchor, counted_repair  # type: ignore[assignment]
+    return counts
+
+
+def instructions(n: int, ops: str, seed: int, cards: str, base: str) -> None:
+    """Generation alone (no verify, one worker), for a run under cachegrind (``--instructions``)."""
+    import ipb.perturb.generation as gen
+    from ipb.perturb import Job, parse_recipes
+
+    job = Job(tuple(cards.split(",")), base, seed, parse_recipes(ops) if ops else ())
+    if n:
+        gen.write_items(Path("items_cg.jsonl"), job, n, workers=1)
 
 
 def unpack(revision: str, folder: Path) -> Path:
@@ -151,6 +203,29 @@ def measure(n: int, args: argparse.Namespace, path: Path | None, folder: Path) -
     return row
 
 
+def _load() -> str:
+    """The 1-minute load average, for the record of a timing on a shared machine."""
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "n/a"
+
+
+def measure_instructions(n: int, args: argparse.Namespace, path: Path | None, folder: Path) -> int:
+    """Instructions of generating ``n`` items (cachegrind's ``I refs``) with the code at ``path``."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    code = ("import importlib.util as u; "
+            "s = u.spec_from_file_location('bench_perturb', %r); b = u.module_from_spec(s); s.loader.exec_module(b); "
+            "b.instructions(%d, %r, %d, %r, %r)" % (str(Path(__file__)), n, args.ops, args.seed, args.card, args.base))
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=folder)
+    found = [line for line in run.stderr.splitlines() if "I" in line and "refs:" in line]
+    if run.returncode != 0 or not found:
+        raise SystemExit(f"cachegrind of N={n} failed:\n{run.stderr[-3000:]}")
+    for stale in Path(folder).glob("items_cg.jsonl"):
+        stale.unlink()
+    return int(found[-1].split("refs:")[1].replace(",", "").strip())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000", help="Comma-separated item counts.")
@@ -161,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--card", default=CARD, help="Card id(s), comma-separated (several: an L8 set).")
     parser.add_argument("--base", default=str(BASE), help="Base scenario file.")
     parser.add_argument("--json", type=Path, default=None, help="Also write the figures as JSON.")
+    parser.add_argument("--instructions", action="store_true",
+                        help="Also count generation's instructions under cachegrind (start-up taken off).")
     args = parser.parse_args(argv)
     args.base = str(Path(args.base).resolve())  # each child runs in a folder of its own
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -177,6 +254,16 @@ def main(argv: list[str] | None = None) -> int:
             if old is not None:
                 rows[args.baseline].append(measure(n, args, old, work))
                 print(f"{args.baseline} N={n}: {rows[args.baseline][-1]}", flush=True)
+        if args.instructions:
+            for code, path in (("this tree", mine_path), (args.baseline, old)):
+                if not code or (code != "this tree" and path is None):
+                    continue
+                start = measure_instructions(0, args, path, work)
+                for row in rows[code]:
+                    row["instructions"] = measure_instructions(row["n"], args, path, work) - start
+                    row["instructions_startup"] = start
+                    print(f"{code} N={row['n']}: {row['instructions']:,} instructions (start-up {start:,})",
+                          flush=True)
     print()
     print(f"ipb perturb + verify, {args.card}, base {Path(args.base).name}, ops {args.ops}, seed {args.seed}, "
           f"{args.workers} worker(s), one process per row")
@@ -201,6 +288,28 @@ def main(argv: list[str] | None = None) -> int:
                       f"{per_b:.3f} s (ratio new/old {per_a / per_b:.3f})")
             if "sha256" in a and "sha256" in b:
                 print(f"N={a['n']:,}: same bytes as the baseline: {'yes' if a['sha256'] == b['sha256'] else 'NO'}")
+    for code, code_rows in rows.items():
+        for r in code_rows:
+            for recipe, a in r.get("attempts", {}).items():
+                print(f"{code:12} N={r['n']:,} {recipe}: {a['items']:,} items, {a['attempts']:,} attempts "
+                      f"({a['attempts'] / max(1, a['items']):.2f} an item), {a['rejected']:,} rejected by a "
+                      f"constraint, {a['duplicates']:,} duplicates")
+            anchors = r.get("flip_anchors") or {}
+            if any(anchors.values()):
+                print(f"{code:12} N={r['n']:,} flip anchors: {anchors['screened']:,} screened unsearched, "
+                      f"{anchors['searched']:,} searched, {anchors['none']:,} none found, "
+                      f"{anchors['repairs']:,} repairs")
+    if args.baseline:
+        for a, b in zip(mine, rows[args.baseline]):
+            if "instructions" in a and "instructions" in b:
+                ia, ib = a["instructions"] / a["n"], b["instructions"] / b["n"]
+                print(f"N={a['n']:,}: instructions per item: this tree {ia / 1e6:.2f}M, baseline {ib / 1e6:.2f}M "
+                      f"(ratio new/old {ia / ib:.3f})")
+    for r in mine:
+        per = r["generate_cpu_s"] / r["n"] * 1000
+        print(f"N={r['n']:,}: this tree's generation CPU, {per:.3f} s per 1,000 items, extrapolates to "
+              f"{per * TARGET_N / 1000:.0f} s for {TARGET_N:,} items on one core (a floor: attempts per item rise "
+              f"in a long run; load average {_load()})")
     by_n = {r["n"]: r for r in mine}
     if 10_000 in by_n and TARGET_N in by_n:
         growth = by_n[TARGET_N]["peak_mib"] / by_n[10_000]["peak_mib"]

@@ -46,7 +46,7 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Collection, Mapping, Sequence
 
-from ipb.perturb.feasible import _hold_for, aged_row, checks_without_pending, constraint_checks, feasible_intervals
+from ipb.perturb.feasible import _hold_for, _ok, aged_row, checks_without_pending, constraint_checks, feasible_intervals
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
@@ -114,7 +114,9 @@ def _draw(frame: Frame, env: dict[str, Any], name: str, checks: Sequence[Any], r
         grid = frame.grids.get(name)
         if grid is not None:
             skip = grid.index_of(current) if isinstance(current, Decimal) else None
-            intervals = feasible_intervals(lambda k: ok_with(grid.value(k)), grid.count,
+            # s65speed: the probes are answered as redraw_if_broken's are (_ok: exact spans of the monotone
+            # comparisons, remembered rows for the rest), the same answer as ``ok_with`` at every index
+            intervals = feasible_intervals(_ok(frame, env, name, grid, checks), grid.count,
                                            _guesses(grid, current, changes))
             picks = [(lo, hi) for lo, hi in intervals]
             total = sum(hi - lo + 1 for lo, hi in picks) - (
