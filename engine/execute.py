@@ -245,6 +245,9 @@ def _fast_runner(
 
 # --------------------------------------------------------------------------- core
 
+#: Deciders and a regime classifier standing in for a card's own (:func:`_run`'s ``given``).
+_Given = tuple[Sequence[Decide], Callable[[dict[str, Any]], tuple[Verdict, "str | None"]] | None]
+
 
 class _Run:
     """The bare result of one execution (no per-gate objects)."""
@@ -298,13 +301,16 @@ def _chain(
     return None, loops
 
 
-def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
+def _run(compiled: CompiledCard, env: dict[str, Any], given: "_Given | None" = None) -> _Run:
+    """One execution; ``given`` (deciders, classifier) replaces the gates' own, with no re-entry loop
+    (:func:`ipb.engine.stated.outcome_of_verdicts`: the gate logic on verdicts an answer stated)."""
     plan = _plan(compiled)
-    if plan.fast is not None:
+    if plan.fast is not None and given is None:
         verdicts, outcome, trigger, stopper = plan.fast(env)
         return _Run(verdicts, outcome, trigger, stopper)
     card = compiled.card
-    deciders = plan.deciders
+    deciders, classify = (plan.deciders, plan.classify) if given is None else given
+    reentry = plan.reentry if given is None else None
     n = len(deciders)
     verdicts = [NOT_REACHED] * n
     ok, bad = card.outcomes["pass"], card.outcomes["fail"]
@@ -312,7 +318,7 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     topology = card.topology_type
 
     if topology == "linear_sequential":
-        stopper, loops = _chain(deciders, range(n), verdicts, env, REJECT, plan.reentry)
+        stopper, loops = _chain(deciders, range(n), verdicts, env, REJECT, reentry)
         if family == "disjunction":
             if stopper is not None:
                 return _Run(verdicts, bad, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
@@ -338,13 +344,13 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
 
     # conditional_branch / regime_dependent
     classifier = compiled.classifier
-    assert classifier is not None and plan.classify is not None
+    assert classifier is not None and classify is not None
     prefix = [g.number - 1 for g in compiled.prefix]
     stopper, _ = _chain(deciders, prefix, verdicts, env, REJECT)
     if stopper is not None:
         return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper)
     ci = classifier.number - 1
-    verdict, regime = plan.classify(env)
+    verdict, regime = classify(env)
     verdicts[ci] = verdict
     if verdict is REJECT:
         return _Run(verdicts, bad, f"gate_{ci + 1}_reject", ci)

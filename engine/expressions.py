@@ -228,6 +228,14 @@ class _Compiler(Transformer):
         parts = [self._compare_pair(op, a, b, meta) for op, a, b in zip(ops, operands, operands[1:])]
         if len(parts) == 1:
             return parts[0]
+        for part in parts:  # s64 new user F10: ``min_growth <= sales_growth_5y <= 40% >= 3%`` passed with no word
+            if part.const and part.value in (True, False):
+                line, column = _line_col(self.source, part.start)
+                self.warnings.append(LintWarning(
+                    f"the link {self.source[part.start:part.end]!r} of this chained comparison compares two constants: "
+                    f"it is always {'true' if part.value else 'false'}, so it "
+                    f"{'decides nothing' if part.value else 'makes the whole chain false'}; leave it out",
+                    line=line, column=column, offset=part.start, rule="constant-link"))
         return self._node(kleene_all([p.fn for p in parts]), BOOL, parts, meta)
 
     def _compare_pair(self, op: str, left: Node, right: Node, meta: Any) -> Node:

@@ -399,10 +399,14 @@ def _why(r: Mapping[str, Any]) -> dict[str, str]:
                           "GCF counts the reached gold gates among them")
         if r.get("metrics", {}).get("verdict_acc") is not None:
             out["verdict_acc"] = f"final verdict stated: {parsed.get('final_verdict') or 'none'}"
-    if (r.get("metrics") or {}).get("final_contradicts_trace"):  # s63 new user E2
-        out["final_contradicts_trace"] = ("the stated final verdict is the card's pass verdict, but this answer's own "
-                                          "trace reads a kill gate REJECT: its final contradicts its trace (scored as "
-                                          "the §7.13 composite gives, VerdictAcc 0)")
+    if (r.get("metrics") or {}).get("final_contradicts_trace"):  # s63 new user E2, s64 new user F4
+        implied = [(t.get("card"), t.get("trace_verdict"), (t.get("parsed") or {}).get("final_verdict"))
+                   for t in targets if isinstance(t.get("parsed"), Mapping) and t.get("trace_verdict")]
+        per_card = "; ".join(f"on {card} its gate verdicts give {gives}, its stated final is {final}"
+                             for card, gives, final in implied)
+        out["final_contradicts_trace"] = ("the card's gate logic on this answer's own gate verdicts gives another final "
+                                          f"verdict than the one it states{': ' + per_card if per_card else ''}: its final "
+                                          "contradicts its trace (scored as the §7.13 composite gives, VerdictAcc 0)")
     review = [e for t in targets for e in (t.get("review") or ()) if isinstance(e, Mapping)]
     if review:  # s63 new user E1: the readings ipb score --min-confidence routed to review, on the response itself
         out["review"] = (f"{len(review)} reading(s) below --min-confidence routed to review, still scored as read: "

@@ -26,8 +26,8 @@ class FailureCounts:
     run's ``--min-confidence`` (None: not given) and ``review`` and ``review_records`` the readings of its scored
     answers below it and the answers holding one (``n_review``, ``n_review_records``): routed to review, still scored
     as read and in every mean (docs/scoring.md "How review-routed readings are counted"; s63 new user E1);
-    ``contradicts`` its scored answers whose stated final verdict passes a kill gate their own trace read REJECT
-    (``n_final_contradicts_trace``, s63 new user E2).
+    ``contradicts`` its scored answers whose stated final verdict is not the one the card's gate logic gives on
+    their own stated gate verdicts (``n_final_contradicts_trace``, s63 new user E2, s64 new user F4).
     """
 
     n: int

@@ -210,9 +210,10 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
     caption += (" Ranked on: that value, the one each row is ranked by (the BASP composite beside it is the mean over "
                 "the model's responses only). " + FAILURES_COLUMN_RULE[failures == "count"])
     if any(r.failures is not None and r.failures.contradicts for r in rows):
-        caption += (" Final contradicts own trace: scored answers whose own trace reads a kill gate REJECT and whose "
-                    "stated final verdict is the card's pass verdict (INVEST); the §7.13 composite gives them OGRS_k "
-                    "and KCCS in full and VerdictAcc 0 (no failure mode of §9 covers it), so they are counted here.")
+        caption += (" Final contradicts own trace: scored answers whose stated final verdict is not the one the "
+                    "card's gate logic gives on their own stated gate verdicts (a kill gate's REJECT then INVEST, a met "
+                    "threshold then DECLINE); the §7.13 composite gives them OGRS_k and KCCS in full and VerdictAcc 0 "
+                    "(no failure mode of §9 covers it), so they are counted here.")
     threshold = next((r.failures.min_confidence for r in rows if r.failures is not None
                       and r.failures.min_confidence is not None), None)
     if threshold is not None:

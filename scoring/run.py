@@ -179,9 +179,13 @@ class _TargetWork:
     #: Readings below ``ScoreOptions.min_confidence`` (None when no threshold was set).
     review: list[dict[str, Any]] | None = None
     owed: dict[str, float] | None = None
+    #: The final the card's gate logic gives on this answer's own gate verdicts, where it contradicts the stated one.
+    trace_verdict: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        extra = {} if self.review is None else {"review": self.review}
+        extra: dict[str, Any] = {} if self.review is None else {"review": self.review}
+        if self.trace_verdict is not None:
+            extra["trace_verdict"] = self.trace_verdict
         return {
             "card": self.target.card_id,
             "investor": self.target.investor,
@@ -527,11 +531,13 @@ class _Scorer:
             if "kccs" in values and kccs_unknown(tw.case, values["kccs"]):
                 # KCCS unknown, not "not applicable": the leaderboard counts these (summary n_kccs_unknown)
                 values["kccs_unknown"] = 1.0
-            card = getattr(tw.target.compiled, "card", None)
-            if final_contradicts_trace(tw.case, str((getattr(card, "outcomes", None) or {}).get("pass"))) is not None:
-                # s63 new user E2: the stated final verdict passes what the answer's own kill gate rejected; the
-                # composite stays the paper's, the record is marked and the summary counts it
+            implied = final_contradicts_trace(tw.case, tw.target.compiled)
+            if implied is not None:
+                # s63 new user E2, s64 new user F4: the card's gate logic on the answer's own gate verdicts gives
+                # another final than the one it states; the composite stays the paper's, the record is marked (with
+                # the final its trace gives) and the summary counts it
                 values["final_contradicts_trace"] = 1.0
+                tw.trace_verdict = implied
             tw.status = "scored"
             tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
                          "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}

@@ -45,6 +45,7 @@ from ipb.perturb._progress import RunProgress
 from ipb.perturb.generation import DEFAULT_NEAR, MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes, write_items
 from ipb.perturb.runs import near_mode
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
+from ipb.cli._card_specs import card_spec
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
 
@@ -212,39 +213,6 @@ def _stopped(counter: RunProgress, how: str, out_path: Path, report: Optional[Pa
     err.print(counter.stopped(how, ", ".join(said), spent=time.time() - started), markup=False)
 
 
-def _check_card_file(spec: str, path: str) -> None:
-    """One error naming ``--card`` and the file when a ``--card ID=PATH`` file is missing, not a regular file,
-    unreadable or not a valid card (s56fixrep: a missing one was reported once per record, 1,000 "unreadable")."""
-    if not os.path.exists(path):
-        raise LoadError(f"--card {spec}: no such card file: {path}", file="--card", rule="card")
-    if not os.path.isfile(path):
-        raise LoadError(f"--card {spec}: {path} is not a regular file", file="--card", rule="card")
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        raise LoadError(f"--card {spec}: cannot read {path}: {exc.strerror or exc}", file="--card",
-                        rule="card") from None
-    compiled_card(path)  # a broken card: its own load or compile error, naming the file, once
-
-
-def _verify_card_spec(spec: str) -> tuple[str, str]:
-    """``ipb verify --card SPEC``: (card id, file) from ``ID=PATH``, or from a card file's path alone, whose id is
-    read from the card, as ``ipb perturb --card FILE`` and ``ipb check --card FILE`` take it (s64 new user F8: a path
-    was refused with "--card expects ID=PATH"). A SPEC that names an existing file is a path even with a ``=``."""
-    if os.path.isfile(spec) or "=" not in spec:
-        if not os.path.lexists(spec):
-            raise LoadError(f"--card expects a card file or ID=PATH, got {spec!r}: no such card file", file="--card",
-                            rule="card")
-        _check_card_file(spec, spec)
-        return compiled_card(spec).card.id, spec
-    ident, _, path = spec.partition("=")
-    if not ident or not path:
-        raise LoadError(f"--card expects a card file or ID=PATH, got {spec!r}", file="--card", rule="card")
-    _check_card_file(spec, path)
-    return ident, path
-
-
 def _usable_cores() -> int:
     """The CPU cores this process may run on (its affinity mask where the system has one, else ``os.cpu_count()``)."""
     try:
@@ -335,7 +303,7 @@ def verify(
     try:
         _at_least_one(workers, "--workers")
         for spec in card:
-            ident, path = _verify_card_spec(spec)
+            ident, path = card_spec(spec)
             overrides[ident] = path
         use_investor_files(investors)
         with investor_files_env(investors):

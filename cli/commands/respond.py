@@ -32,6 +32,7 @@ from typing import Any, Optional
 import typer
 
 from ipb.cli import _app  # the module, not the name: _interrupted reads CONSOLE_PROCESS as main() left it
+from ipb.cli._card_specs import card_spec_paths
 from ipb.cli._app import INVESTORS_HELP, _fail, _write_failed, app, err, json_printable, out, use_investor_files, write_stdout
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
@@ -131,16 +132,6 @@ def _cache_dir(no_cache: bool, cache_dir: Optional[Path]) -> Path | None:
     return cache_dir if cache_dir is not None else default_cache_dir()
 
 
-def _card_paths(specs: list[str]) -> dict[str, str]:
-    paths: dict[str, str] = {}
-    for spec in specs:
-        ident, sep, path = spec.partition("=")
-        if not sep or not ident or not path:
-            raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
-        paths[ident] = path
-    return paths
-
-
 def _announce_encoder(conditions: Any, retriever: str) -> bool:
     """Say on stderr, when the sentence encoder loads, what the silent wait before the first request is.
 
@@ -217,7 +208,7 @@ def respond(
     prompts: str = typer.Option("respond-v1", "--prompts", help="Bundled prompt set."),
     retriever: str = typer.Option("embedding", "--retriever", help="Condition B ranking: embedding (default model, keyword fallback) or keyword."),
     top_k: int = typer.Option(3, "--top-k", min=1, help="Knowledge cards per named investor in condition B."),
-    card: list[str] = typer.Option([], "--card", help="ID=PATH: use this card file for card ID (conditions B and C)."),
+    card: list[str] = typer.Option([], "--card", help="ID=PATH: use this card file for card ID (conditions B and C); or a card file alone, for the id it declares."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable). A card id is looked up in --cards, then IPB_CARDS, then the items' own copies (ipb-cards/ beside --items), then the bundled cards; a card whose sha256 differs from the item's is refused."),
     timeout: float = typer.Option(120.0, "--timeout", min=0.01, help="Seconds one attempt may take."),
     retries: int = typer.Option(6, "--retries", min=0, help="Retries after a rate limit, server error, time-out or malformed body."),
@@ -251,7 +242,8 @@ def respond(
     try:
         from ipb.engine.registry import use_cards, use_items
 
-        use_cards(cards_dir, files=_card_paths(card))
+        # --synthetic uses no --card (it refuses one, naming it, before reading anything): read the files otherwise
+        use_cards(cards_dir, files={} if synthetic else card_spec_paths(card))
         use_investor_files(investors)
         if items is not None:
             use_items(items)
@@ -305,7 +297,7 @@ def respond(
             retry=policy,
             cache_dir=_cache_dir(no_cache, cache_dir),
             overwrite=overwrite,
-            card_paths=_card_paths(card),
+            card_paths=card_spec_paths(card),
             judge=judge,
         )
         if dry_run:

@@ -239,8 +239,9 @@ def score(
     contrary = [(m, g.get("n_final_contradicts_trace"), g.get("n_scored"))
                 for m, g in (result.summary["groups"].get("model") or {}).items() if g.get("n_final_contradicts_trace")]
     if contrary:  # s63 new user E2: the paper's composite gives these most of its credit; say how many there are
-        err.print("final verdict contradicts the answer's own trace (a kill gate read REJECT, the final the card's pass "
-                  "verdict), of scored answers: " + "; ".join(f"{m} {k} of {n}" for m, k, n in contrary)
+        err.print("final verdict contradicts the answer's own trace (the card's gate logic on the answer's own gate "
+                  "verdicts gives another final: a kill gate's REJECT then the pass verdict, a met threshold then the "
+                  "fail verdict), of scored answers: " + "; ".join(f"{m} {k} of {n}" for m, k, n in contrary)
                   + " (scored as the §7.13 composite gives, VerdictAcc 0; metrics.final_contradicts_trace in "
                   "responses.jsonl, groups.*.n_final_contradicts_trace in summary.json)", markup=False)
     unanswered = _unanswered_items(result.summary["groups"].get("model") or {})

@@ -6,7 +6,7 @@ re-exported here.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Any, Iterable
 
 from ipb.scoring.embeddings import Encoder, default_encoder
 from ipb.scoring.metrics._case import Case
@@ -72,36 +72,56 @@ def kccs_unknown(case: Case, value: float | None) -> bool:
     return any(g.number in kill and g.verdict != NOT_APPLICABLE for g in case.gold_gates)
 
 
-def final_contradicts_trace(case: Case, pass_verdict: str) -> int | None:
-    """The kill gate the answer itself read REJECT while its stated final verdict is the card's pass verdict
-    (``pass_verdict``, e.g. ``INVEST``), or None.
+def final_contradicts_trace(case: Case, card: Any) -> str | None:
+    """The final verdict the card's gate logic gives on the answer's own gate verdicts, where it is not the answer's
+    stated final verdict; else None.
+
+    ``card`` is the compiled card (:func:`ipb.engine.graph.compile_card`). The answer's gate verdicts
+    (:attr:`Case.response_gates`: PROCEED, REJECT, INCONCLUSIVE; a gate it did not state, or read N/A, is open) run
+    through the card's own gate logic, the engine's execution (:func:`ipb.engine.stated.outcome_of_verdicts`: a
+    linear chain stops at its first REJECT, an N-of-M threshold counts the PROCEED weight, a regime card's branch
+    decides). Where every gate that can change the outcome is stated, that outcome is compared with the stated final
+    verdict (case, spaces and hyphens ignored); a stated final the card cannot give at all (not one of its outcomes
+    or INCONCLUSIVE) is not compared, and neither is an answer with no stated final.
 
     No failure mode of the paper covers this (§9: FM-3 fires on ``KCR_det = n̂_KC / n_KC < 0.50``, the kill gates
     the answer *detects*; an answer that reads the kill gate's REJECT has KCR_det 1), and the §7.13 composite gives
     such an answer OGRS_k and KCCS in full and only VerdictAcc 0 (0.76 on an L7 item with no SAP term: (0.35 + 0.30)
     / 0.85). The number is the paper's; ``ipb score`` marks the record ``metrics["final_contradicts_trace"] = 1``
     and the summary counts them per group (``n_final_contradicts_trace``), so a reader sees that a model reasoned to
-    the kill and then bought (s63 new user E2). A card whose own gold gives its pass verdict after a kill gate's
-    REJECT is not flagged.
+    one verdict and stated another: a kill gate's REJECT and then the pass verdict (s63 new user E2), four of six
+    gates PROCEED with their weight at the threshold and then the fail verdict, every gate PROCEED and then the fail
+    verdict (s64 new user F4). A card whose own logic passes after a kill gate's REJECT (a weighted threshold) is
+    not flagged for it.
 
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("graham_net_net_screen")   # linear: gate 1, then gate 2; INVEST / DECLINE
     >>> gold = {"gold_program": [{"gate": 1, "verdict": "PROCEED"}, {"gate": 2, "verdict": "REJECT",
     ...                           "kill_triggered": True}], "investment_verdict": "DECLINE"}
     >>> said = {"gates": [{"gate": 1, "verdict": "PROCEED"}, {"gate": 2, "verdict": "REJECT"}]}
-    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "INVEST"}), "INVEST")
-    2
-    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "DECLINE"}), "INVEST") is None
+    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "INVEST"}), card)
+    'DECLINE'
+    >>> final_contradicts_trace(Case(gold, {**said, "final_verdict": "DECLINE"}), card) is None
     True
+    >>> both = {"gates": [{"gate": 1, "verdict": "PROCEED"}, {"gate": 2, "verdict": "PROCEED"}]}
+    >>> final_contradicts_trace(Case(gold, {**both, "final_verdict": "DECLINE"}), card)
+    'INVEST'
     """
-    if case.parsed.get("final_verdict") != pass_verdict:
+    from ipb.engine.stated import card_outcomes, outcome_of_verdicts
+    from ipb.scoring.metrics.verdict import _final_label
+
+    said = _final_label(case.parsed.get("final_verdict"))
+    if said is None or card is None or getattr(card, "card", None) is None:
         return None
-    kill = case.kill_gate_numbers
-    if case.gold.get("investment_verdict") == pass_verdict and any(
-            g.number in kill and g.verdict == "REJECT" for g in case.gold_gates):
-        return None  # the card itself passes after this kill gate's REJECT: not a contradiction of its rules
-    for g in case.parsed.get("gates") or ():
-        if isinstance(g, Mapping) and g.get("gate") in kill and g.get("verdict") == "REJECT":
-            return int(g["gate"])
-    return None
+    if said not in {_final_label(o) for o in card_outcomes(card)}:
+        return None  # not a verdict this card gives: a wrong word, not a contradiction of its own trace
+    stated = {n: g.verdict for n, g in case.response_gates.items() if g.verdict is not None}
+    if not stated:
+        return None
+    implied = outcome_of_verdicts(card, stated)
+    if implied is None or _final_label(implied) == said:
+        return None
+    return implied
 
 
 @metric("kccs", section="§7.7", layers=("L4", "L5", "L7", "W1"))

@@ -73,7 +73,11 @@ def test_the_report_counts_and_marks_them(scored) -> None:
     assert table is not None
     assert re.search(r"final contradicts own trace 1 of 2 \(50\.0%\)", table.group(1))
     assert table.group(1).count("final contradicts own trace") == 1  # not on the right model's row
-    assert len(re.findall(r'"final_contradicts_trace":"the stated final verdict', page)) == 1
+    # s65: the note names the final the answer's own gates give (its wording changed when the flag was generalised
+    # from kill gates to the card's whole gate logic, s64 new user F4)
+    assert len(re.findall(r'"final_contradicts_trace":"the card\'s gate logic on this answer\'s own gate verdicts gives '
+                          r'another final verdict than the one it states: on graham_net_net_screen its gate verdicts '
+                          r'give DECLINE, its stated final is INVEST', page)) == 1
 
 
 def test_ipb_score_says_how_many_under_the_board(scored, tmp_path) -> None:
@@ -86,5 +90,7 @@ def test_ipb_score_says_how_many_under_the_board(scored, tmp_path) -> None:
                                       str(folder / "r.jsonl"), "--out", str(tmp_path / "o"), "--resamples", "20",
                                       "--no-embeddings"])
     assert result.exit_code == 0, result.output
-    assert ("final verdict contradicts the answer's own trace (a kill gate read REJECT, the final the card's pass "
-            "verdict), of scored answers: contrary 1 of 2 (") in " ".join(result.output.split())
+    # s65: the line says the general rule (the card's gate logic on the answer's own gate verdicts), s64 new user F4
+    assert ("final verdict contradicts the answer's own trace (the card's gate logic on the answer's own gate verdicts "
+            "gives another final: a kill gate's REJECT then the pass verdict, a met threshold then the fail verdict), "
+            "of scored answers: contrary 1 of 2 (") in " ".join(result.output.split())
