@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ipb.perturb.frame import Frame
 
 __all__ = ["Era", "MODEL_RANGE_LABEL", "MetricDef", "OMITS_LABEL", "Sector", "SectorRegistry", "base_states", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
-           "model_omitted_inputs", "model_range_rule", "omission_checks", "omission_rule", "omitted_inputs", "sector_metric_inputs", "stated_omissions"]
+           "model_omitted_inputs", "model_range_rule", "omission_checks", "omission_rule", "omitted_inputs", "registry_violations", "sector_metric_inputs",
+           "stated_omissions"]
 
 #: Metric unit family -> input types it can feed.
 _FITS = {
@@ -384,6 +385,36 @@ def base_states(answer: tuple[str, Any, frozenset[str], bool]) -> tuple[str, Any
     if answer[0] in (OMITS_LABEL, MODEL_RANGE_LABEL) and answer[3]:
         return answer[0], answer[1], frozenset(), False
     return answer
+
+
+def registry_violations(frame: Frame, facts: Mapping[str, Any], reference: Mapping[str, Any] | None = None,
+                        sector: str | None = None) -> list[str]:
+    """The labels (``sectors/...``) of the registry rules ``facts`` break, as a run refuses a candidate for them
+    (stop 65, issue 18: what ``ipb verify`` checks, with the rules and the exemption generation uses, not a copy).
+
+    ``facts`` and ``reference`` (the base's facts, or None: no exemption) are engine values keyed by input name;
+    ``sector`` is the scenario's context sector (:func:`context_omissions`). A rule of :func:`omission_checks` that
+    ``facts`` break is listed unless ``reference`` breaks it too (:func:`base_states`, the exemption
+    :meth:`ipb.perturb.frame.Frame.violations_from` applies: a rule that reads no fact holds); the context sector's
+    omissions have no exemption, as in the run. Rule order: :func:`omission_checks`, then the context's.
+
+    >>> from decimal import Decimal
+    >>> from ipb.perturb.frame import build_frame
+    >>> frame = build_frame(["buffett_acquisition_checklist"])
+    >>> soft = {"business_model": "subscription_software", "gross_margin": Decimal("0.35")}
+    >>> registry_violations(frame, soft), registry_violations(frame, soft, {**soft, "gross_margin": Decimal("0.5")})
+    (['sectors/model_range'], [])
+    >>> registry_violations(frame, {"revenue_retention": Decimal("1")}, sector="financials")
+    ['sectors/omits']
+    """
+    out: list[str] = []
+    for label, fn, names in omission_checks(frame):
+        if fn(facts) is not False:
+            continue
+        if reference is not None and not base_states((label, fn, names, fn(reference) is False))[2]:
+            continue  # the reference breaks it itself: read as holding, as violations_from reads it
+        out.append(label)
+    return out + context_omissions(frame, facts, sector)
 
 
 def context_omits(frame: Frame, facts: Mapping[str, Any], sector: str) -> bool:
