@@ -383,8 +383,9 @@ class Frame:
         return [label for label, fn, names, was in held
                 if (was if names.isdisjoint(moved) else fn(facts) is False)]
 
-    def _reference_entry(self, reference: Mapping[str, Any]) -> tuple[Any, list[Any], bool] | None:
-        """``(reference, answers, whether any answer is broken)``, the answers ``(label, fn, names read, broken on
+    def _reference_entry(self, reference: Mapping[str, Any]) -> tuple[Any, list[Any], bool, tuple[int, ...]] | None:
+        """``(reference, answers, whether any answer is broken, the answers' places that read no input: the rules
+        the reference exempts)``, the answers ``(label, fn, names read, broken on
         reference)`` per constraint, remembered for the last few references (None when :meth:`violations` must take
         its general path). The flag is worked out once per reference, not per call (s37speed)."""
         checks = self._requires()
@@ -399,7 +400,8 @@ class Frame:
             reads.extend(names for _, _, names in omission_checks(self))
             # the reference is held with its answers, so its id is not reused while it is remembered
             answers = [base_states((label, fn, names, fn(reference) is False)) for (label, fn), names in zip(checks, reads)]
-            held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers))
+            exempt = tuple(i for i, (_, _, names, _) in enumerate(answers) if not names)
+            held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers), exempt)
         return held  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
@@ -416,11 +418,14 @@ class Frame:
         reading = self.memo.get("constraints_reading")
         if reading is None:
             reading = self.memo["constraints_reading"] = {}
-        fns = reading.get(moved)
+        # keyed by the rules the reference exempts too (base_states: they read no input), not by moved alone
+        # (s65sector: a reference that breaks a registry rule itself read another reference's list)
+        key = (moved, entry[3])
+        fns = reading.get(key)
         if fns is None:
             if len(reading) >= 4096:
                 reading.clear()
-            fns = reading[moved] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
+            fns = reading[key] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
         for fn in fns:
             if fn(facts) is False:
                 return True

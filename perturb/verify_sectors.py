@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 from ipb.engine.execute import format_value
 from ipb.perturb.frame import Frame
-from ipb.perturb.sector_registry import (MODEL_RANGE_LABEL, OMITS_LABEL, registry_violations, sector_metric_inputs,
+from ipb.perturb.sector_registry import (MODEL_RANGE_LABEL, OMITS_LABEL, SECTOR_RANGE_LABEL, registry_violations, sector_metric_inputs,
                                          stated_omissions)
 
 __all__ = ["sector_rule_problems"]
@@ -65,6 +65,22 @@ def _why(frame: Frame, label: str, facts: Mapping[str, Any], sector: str | None)
                     shown = [format_value(v, unit) for v in (value, *bounds)]
                     return (f"{name} {shown[0]} is outside the range {shown[1]} to {shown[2]} that "
                             f"frameworks/sectors.yaml gives business model {model}")
+    if label == SECTOR_RANGE_LABEL:
+        dated, found = {m for era in frame.sectors.eras or () for m in era.scale}, []
+        # a metric the stated business model ranges itself is the model's (sector_range_rule)
+        dated |= {m for v in _labels(frame, facts, None) for m in (frame.sectors.models or {}).get(str(v), {})}
+        for value_name in frame.sectors.inputs:
+            sector = frame.sectors.find(facts.get(value_name))
+            for name, metric in sector_metric_inputs(frame).items() if sector is not None else ():
+                bounds, value = sector.ranges.get(metric), facts.get(name)
+                if (bounds is not None and metric not in dated and isinstance(value, Decimal)
+                        and not bounds[0] <= value <= bounds[1]):
+                    unit = frame.inputs[name].expr_type.unit
+                    shown = [format_value(v, unit) for v in (value, *bounds)]
+                    found.append(f"{name} {shown[0]} is outside the range {shown[1]} to {shown[2]} that "
+                                 f"frameworks/sectors.yaml gives sector {sector.id}")
+        if found:
+            return "; ".join(found)
     return "see frameworks/sectors.yaml"
 
 

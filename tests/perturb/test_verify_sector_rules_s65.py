@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import ipb.perturb.sector_registry as registry
 from ipb.cli import app
-from ipb.perturb.frame import build_frame
+from ipb.perturb.frame import build_frame, load_base
 from ipb.perturb.sector_registry import registry_violations
 from ipb.perturb.verify import verify_items
 from perturb_support import BUFFETT, SCENARIOS
@@ -32,24 +32,48 @@ def _perturb(out: Path, base: str, n: int, seed: int, ops: str = "metric") -> Pa
     return out / "items.jsonl"
 
 
-def test_items_an_ipb_without_the_range_rule_made_fail_verify_naming_record_and_rule(tmp_path, monkeypatch):
-    with monkeypatch.context() as patched:
-        patched.setattr(registry, "model_range_rule", lambda frame: None)  # an ipb before stop 63
+# the ranges of frameworks/sectors.yaml the base's enterprise-software subscription business is held to, copied by hand
+# (models: subscription_software gross_margin; sectors: enterprise_software revenue_retention and revenue_growth)
+RANGES = {"gross_margin": (60, 90, "sectors/model_range"), "revenue_retention": (95, 125, "sectors/sector_range"),
+          "revenue_growth": (5, 40, "sectors/sector_range")}
+
+
+def test_items_an_ipb_without_the_range_rules_made_fail_verify_naming_record_and_rule(tmp_path, monkeypatch):
+    with monkeypatch.context() as patched:  # an ipb before stop 63: neither range rule
+        patched.setattr(registry, "model_range_rule", lambda frame: None)
+        patched.setattr(registry, "sector_range_rule", lambda frame: None)
         items = _perturb(tmp_path, "ipb_p_011_base.yaml", 40, 64)
     lines = [json.loads(line) for line in items.read_text("utf-8").splitlines()]
     checked = verify_items(items)
-    bad = [c for c in checked.checks if c.status != "ok"]
-    # hand-read from the file: the base states subscription software at a 90% gross margin (inside 60-90%); the
-    # metric move put records 7, 35, 36 and 39 at 55%, 53%, 52%, 51% and record 40 at 91%; every other item is inside
-    margins = {i + 1: item["scenario"]["facts"]["gross_margin"] for i, item in enumerate(lines)}
-    assert {r: m for r, m in margins.items() if not 60 <= int(m.rstrip("%")) <= 90} == {
-        7: "55%", 35: "53%", 36: "52%", 39: "51%", 40: "91%"}
-    assert [(c.record, c.status) for c in bad] == [(r, "constraint") for r in (7, 35, 36, 39, 40)]
-    assert bad[0].id == lines[6]["id"]
-    assert bad[0].problems == bad[0].constraints == [
+    bad = {c.record: c for c in checked.checks if c.status != "ok"}
+    # by hand: the labels each record's facts break, every item being enterprise software sold by subscription
+    want = {}
+    for record, item in enumerate(lines, 1):
+        facts = item["scenario"]["facts"]
+        assert (facts["sector"], facts["business_model"]) == ("enterprise_software", "subscription_software")
+        out = [rule for name, (lo, hi, rule) in RANGES.items() if not lo <= int(facts[name].rstrip("%")) <= hi]
+        if out:
+            want[record] = sorted(set(out))
+    # read from the file: records 3 and 30 grow 3% and 1%, 7 has a 55% margin and 93% retention, 35, 39 and 40
+    # margins of 53%, 51% and 91%, 36 a 52% margin, 85% retention and no growth; the other 33 are inside
+    assert want == {3: ["sectors/sector_range"], 7: ["sectors/model_range", "sectors/sector_range"],
+                    30: ["sectors/sector_range"], 35: ["sectors/model_range"],
+                    36: ["sectors/model_range", "sectors/sector_range"], 39: ["sectors/model_range"],
+                    40: ["sectors/model_range"]}
+    assert {r: sorted(p.split(":")[0].removeprefix("breaks rule ") for p in c.constraints) for r, c in bad.items()} \
+        == want
+    assert all(c.status == "constraint" and c.problems == c.constraints for c in bad.values())
+    assert bad[7].id == lines[6]["id"]
+    assert bad[7].problems == [
         "breaks rule sectors/model_range: gross_margin 55% is outside the range 60% to 90% that "
-        "frameworks/sectors.yaml gives business model subscription_software (a base that breaks it itself is exempt)"]
-    assert checked.to_dict()["constraint_violations"] == 5 and not checked.ok
+        "frameworks/sectors.yaml gives business model subscription_software (a base that breaks it itself is exempt)",
+        "breaks rule sectors/sector_range: revenue_retention 93% is outside the range 95% to 125% that "
+        "frameworks/sectors.yaml gives sector enterprise_software (a base that breaks it itself is exempt)"]
+    assert bad[36].problems[1] == (
+        "breaks rule sectors/sector_range: revenue_retention 85% is outside the range 95% to 125% that "
+        "frameworks/sectors.yaml gives sector enterprise_software; revenue_growth 0% is outside the range 5% to 40% "
+        "that frameworks/sectors.yaml gives sector enterprise_software (a base that breaks it itself is exempt)")
+    assert checked.to_dict()["constraint_violations"] == 7 and not checked.ok
     result = runner.invoke(app, ["verify", str(items)])
     assert result.exit_code == 1
     assert "sectors/model_range" in result.output and "Traceback" not in result.output
@@ -79,3 +103,52 @@ def test_registry_violations_reads_the_rules_and_the_exemption_of_violations_fro
     # a context sector (a card without a sector input keeps it beside the facts) that omits a stated fact
     assert registry_violations(frame, {"revenue_retention": Decimal("1")}, {}, "financials") == ["sectors/omits"]
     assert registry_violations(frame, {"gross_margin": Decimal("0.75")}, {}, None) == []
+
+
+# --------------------------------------------------------------------------- item 2: the sector's own ranges
+# frameworks/sectors.yaml, copied by hand: enterprise software and industrial automation's ranges of the Buffett
+# card's metrics that no business model ranges itself (gross margin is subscription software's own 60-90%)
+SECTOR_RANGES = {"enterprise_software": {"revenue_retention": (95, 125), "revenue_growth": (5, 40)},
+                 "industrial_automation": {"revenue_retention": (85, 105), "revenue_growth": (0, 15)}}
+
+
+def _outside_sector(lines):
+    out = 0
+    for item in lines:
+        facts = item["scenario"]["facts"]
+        for name, (lo, hi) in SECTOR_RANGES.get(facts.get("sector"), {}).items():
+            if name in facts and not lo <= Decimal(facts[name].rstrip("%")) <= hi:
+                out += 1
+                break
+    return out
+
+
+def test_every_operator_keeps_a_stated_metric_inside_its_stated_sectors_range(tmp_path, monkeypatch):
+    ops = "metric,isolate,flip,temporal"
+    with monkeypatch.context() as patched:  # stop 64: the sector's ranges bound only the sector move
+        patched.setattr(registry, "sector_range_rule", lambda frame: None)
+        before = _perturb(tmp_path / "before", "ipb_p_011_base.yaml", 150, 65, ops)
+    after = _perturb(tmp_path / "after", "ipb_p_011_base.yaml", 150, 65, ops)
+    old = [json.loads(line) for line in before.read_text("utf-8").splitlines()]
+    new = [json.loads(line) for line in after.read_text("utf-8").splitlines()]
+    assert len(old) == len(new) == 150
+    assert _outside_sector(old) == 26
+    assert _outside_sector(new) == 0
+    assert verify_items(after).ok
+
+
+def test_a_reference_that_breaks_the_rule_itself_does_not_share_another_references_memo():
+    # Frame.breaks_constraint remembered the rules reading a moved set by the set alone: a reference exempt from a
+    # registry rule (base_states) then read the list of one that was not, and the reverse
+    frame = build_frame([BUFFETT])
+    plain = load_base(SCENARIOS / BUFFETT / "ipb_p_011_base.yaml", frame).facts  # enterprise software, 95% retention
+    moat = load_base(SCENARIOS / BUFFETT / "moat_between_thresholds.yaml", frame).facts  # 85%: breaks it itself
+    assert (plain["revenue_retention"], moat["revenue_retention"]) == (Decimal("0.95"), Decimal("0.85"))
+    moved = ["revenue_retention"]
+    low = Decimal("0.86")  # below enterprise software's 95-125%
+    assert frame.breaks_constraint(plain, {**plain, "revenue_retention": low}, moved)
+    assert frame.violations_from(moat, {**moat, "revenue_retention": low}, moved) == []
+    assert not frame.breaks_constraint(moat, {**moat, "revenue_retention": low}, moved)
+    again = build_frame([BUFFETT])  # the other order
+    assert not again.breaks_constraint(moat, {**moat, "revenue_retention": low}, moved)
+    assert again.breaks_constraint(plain, {**plain, "revenue_retention": low}, moved)
