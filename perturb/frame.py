@@ -335,8 +335,10 @@ class Frame:
         """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
 
         A constraint reading an unknown fact holds (Kleene: it cannot be shown false). Derived inputs are recomputed
-        first; one that falls outside its input's declared range breaks its constraint too. Stating an input the
-        stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`).
+        first; one that falls outside its input's declared range breaks its constraint too, and one inside it but
+        outside the range another card of an L8 frame declares breaks it as :func:`narrower_derived` words it (since
+        stop 65 listed here, last). Stating an input the stated model or sector omits breaks ``sectors/omits``
+        (:func:`omission_checks`), and so on for the registry's other rules.
         """
         checks = self._requires()
         if checks is not False:
@@ -361,6 +363,9 @@ class Frame:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} rounds across a gate line)")
         out.extend(f"deck/{k.id}" for k in self.deck if k.broken(facts))
         out.extend(label for label, fn, _ in omission_checks(self) if fn(facts) is False)
+        # s65sector: narrower_derived belongs here (a rule of the scenario alone; only a derived input has it, so only
+        # this general path), where violations_from and breaks_constraint each added it after calling this
+        out.extend(narrower_derived(self, facts))
         return out
 
     def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
@@ -372,12 +377,11 @@ class Frame:
         and constants), so only the others are evaluated; ``reference``'s
         answers are remembered for the last few references seen (by identity:
         a run draws its candidates from the same base). Falls back to
-        :meth:`violations` when some constraint derives an input, with
-        :func:`narrower_derived` added.
+        :meth:`violations` when some constraint derives an input.
         """
         entry = self._reference_entry(reference)
         if entry is None:
-            return self.violations(facts) + narrower_derived(self, facts)
+            return self.violations(facts)
         held = entry[1]
         moved = frozenset(moved)
         return [label for label, fn, names, was in held
@@ -408,7 +412,7 @@ class Frame:
         """``bool(self.violations_from(reference, facts, moved))``, stopping at the first broken one."""
         entry = self._reference_entry(reference)
         if entry is None:
-            return bool(self.violations(facts) or narrower_derived(self, facts))
+            return bool(self.violations(facts))
         held = entry[1]
         moved = frozenset(moved)
         if entry[2]:

@@ -152,3 +152,18 @@ def test_a_reference_that_breaks_the_rule_itself_does_not_share_another_referenc
     again = build_frame([BUFFETT])  # the other order
     assert not again.breaks_constraint(moat, {**moat, "revenue_retention": low}, moved)
     assert again.breaks_constraint(plain, {**plain, "revenue_retention": low}, moved)
+
+
+# --------------------------------------------------------------------------- item 3: narrower_derived in violations
+def test_violations_of_a_scenario_alone_lists_a_derived_value_another_card_narrows(tmp_path):
+    # s62's two L8 cards: up_rule derives price_to_book = market_cap / book_value on [0.05x, 20x], narrow_pb states
+    # it on [0.5x, 1.5x]; $1.8B / $1B = 1.8x breaks only the shared range. Frame.violations left it to its callers
+    from tests.perturb.test_ufix2_s62 import _narrow_files
+
+    up, narrow, _ = _narrow_files(tmp_path)
+    frame = build_frame([str(up), str(narrow)])
+    high = {"market_cap": Decimal("1800000000"), "book_value": Decimal("1000000000")}
+    said = "up_rule/pb_from_parts (derived price_to_book outside the range another card declares for it)"
+    assert frame.violations(high) == [said]
+    assert frame.violations_from({}, high, ("market_cap",)) == [said]  # once, not twice
+    assert frame.violations({"market_cap": Decimal("1200000000"), "book_value": Decimal("1000000000")}) == []
