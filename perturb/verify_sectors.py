@@ -70,15 +70,15 @@ def _why(frame: Frame, label: str, facts: Mapping[str, Any], sector: str | None)
         # a metric the stated business model ranges itself is the model's (sector_range_rule)
         dated |= {m for v in _labels(frame, facts, None) for m in (frame.sectors.models or {}).get(str(v), {})}
         for value_name in frame.sectors.inputs:
-            sector = frame.sectors.find(facts.get(value_name))
-            for name, metric in sector_metric_inputs(frame).items() if sector is not None else ():
-                bounds, value = sector.ranges.get(metric), facts.get(name)
+            stated = frame.sectors.find(facts.get(value_name))
+            for name, metric in sector_metric_inputs(frame).items() if stated is not None else ():
+                bounds, value = stated.ranges.get(metric), facts.get(name)
                 if (bounds is not None and metric not in dated and isinstance(value, Decimal)
                         and not bounds[0] <= value <= bounds[1]):
                     unit = frame.inputs[name].expr_type.unit
                     shown = [format_value(v, unit) for v in (value, *bounds)]
                     found.append(f"{name} {shown[0]} is outside the range {shown[1]} to {shown[2]} that "
-                                 f"frameworks/sectors.yaml gives sector {sector.id}")
+                                 f"frameworks/sectors.yaml gives sector {stated.id}")
         if found:
             return "; ".join(found)
     return "see frameworks/sectors.yaml"

@@ -167,3 +167,23 @@ def test_violations_of_a_scenario_alone_lists_a_derived_value_another_card_narro
     assert frame.violations(high) == [said]
     assert frame.violations_from({}, high, ("market_cap",)) == [said]  # once, not twice
     assert frame.violations({"market_cap": Decimal("1200000000"), "book_value": Decimal("1000000000")}) == []
+
+
+def test_a_base_that_breaks_a_registry_rule_keeps_its_moves_on_a_card_deriving_an_input():
+    # the L8 deck base (Graham's debt to equity tied by a deck rule: Frame.violations' general path) states a utility
+    # paying a 6.5% dividend, above the utilities sector's 3-5%: the general path had no base exemption, so every
+    # move of that base was refused once the sector's ranges bound every operator
+    from test_perturb_deck_flip import _frame
+
+    from ipb.perturb.frame import exempt_violations
+
+    frame, base = _frame()
+    assert frame._reference_entry(base.facts) is None  # the general path
+    assert base.facts["dividend_yield"] == Decimal("0.065") and base.facts["sector"] == "utilities"
+    assert frame.violations(base.facts) == ["sectors/sector_range"]
+    moved = {**base.facts, "long_term_debt": Decimal("455000000"), "debt_to_equity": Decimal("1.50")}
+    assert frame.violations_from(base.facts, moved, ["long_term_debt", "debt_to_equity"]) == []
+    assert not frame.breaks_constraint(base.facts, moved, ["long_term_debt", "debt_to_equity"])
+    # a reference inside the range is no exemption: the move to 6.5% is refused
+    inside = {**base.facts, "dividend_yield": Decimal("0.04")}
+    assert exempt_violations(frame, inside, base.facts) == ["sectors/sector_range"]
