@@ -107,7 +107,7 @@ def test_metric_on_the_three_rule_deck_rejects_few_attempts(tmp_path):
     # before: 40.1% of attempts (market value drawn up to $500B, the market cap's range ends at $50B; market
     # value and market cap drawn in one step, the equality's one grid value seldom found)
     # s65sector: a stated sector's ranges bind the metric move too (sectors/sector_range: this consumer-staples base
-    # draws its return on capital and margins outside the sector's ranges 26 times in 254 attempts); this bound is
+    # draws its return on capital outside the sector's 10-30% 26 times in 254 attempts); this bound is
     # about the deck's and the cards' rules, so the registry's rejections are left out of it (measured: 26 of 254)
     registry = sum(count for key, count in metric["errors"].items() if key.startswith("breaks constraint sectors/"))
     assert (metric["constraint_rejections"] - registry) / metric["attempts"] < 0.2, metric
