@@ -49,7 +49,7 @@ from ipb.perturb.vintage import Window, date_problem, framework_window
 _REJECT = Verdict.REJECT
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key",
-           "held_by_reject_of", "shared_range", "narrower_derived"]
+           "held_by_reject_of", "shared_range", "narrower_derived", "exempt_violations"]
 
 
 @dataclass(frozen=True)
@@ -335,8 +335,8 @@ class Frame:
         """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
 
         A constraint reading an unknown fact holds (Kleene: it cannot be shown false). Derived inputs are recomputed
-        first; one that falls outside its input's declared range breaks its constraint too. Stating an input the
-        stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`).
+        first; one outside its input's range breaks its constraint, one outside another card's :func:`narrower_derived`
+        (s65). A fact the stated model or sector omits breaks ``sectors/omits`` (:func:`omission_checks`; and so on).
         """
         checks = self._requires()
         if checks is not False:
@@ -361,32 +361,30 @@ class Frame:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} rounds across a gate line)")
         out.extend(f"deck/{k.id}" for k in self.deck if k.broken(facts))
         out.extend(label for label, fn, _ in omission_checks(self) if fn(facts) is False)
+        out.extend(narrower_derived(self, facts))  # s65: a rule of the scenario alone, as its callers all added it
         return out
 
     def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
                         moved: Iterable[str]) -> list[str]:
         """:meth:`violations` of ``facts`` that differ from ``reference`` only at ``moved`` (the same list).
 
-        A constraint that reads none of ``moved`` gives on ``facts`` what it
-        gives on ``reference`` (its expression reads only its card's inputs
-        and constants), so only the others are evaluated; ``reference``'s
-        answers are remembered for the last few references seen (by identity:
-        a run draws its candidates from the same base). Falls back to
-        :meth:`violations` when some constraint derives an input, with
-        :func:`narrower_derived` added.
+        A constraint that reads none of ``moved`` gives on ``facts`` what it gives on ``reference`` (its expression
+        reads only its card's inputs and constants), so only the others are evaluated; ``reference``'s answers are
+        remembered for the last few references seen (by identity: a run draws its candidates from the same base).
+        Falls back to :meth:`violations` when some constraint derives an input.
         """
         entry = self._reference_entry(reference)
         if entry is None:
-            return self.violations(facts) + narrower_derived(self, facts)
+            return exempt_violations(self, reference, facts)
         held = entry[1]
         moved = frozenset(moved)
         return [label for label, fn, names, was in held
                 if (was if names.isdisjoint(moved) else fn(facts) is False)]
 
-    def _reference_entry(self, reference: Mapping[str, Any]) -> tuple[Any, list[Any], bool] | None:
-        """``(reference, answers, whether any answer is broken)``, the answers ``(label, fn, names read, broken on
-        reference)`` per constraint, remembered for the last few references (None when :meth:`violations` must take
-        its general path). The flag is worked out once per reference, not per call (s37speed)."""
+    def _reference_entry(self, reference: Mapping[str, Any]) -> tuple[Any, list[Any], bool, tuple[int, ...]] | None:
+        """``(reference, answers, whether any is broken, places of the rules it exempts)``, the answers ``(label, fn,
+        names read, broken on reference)`` per constraint, remembered for the last few references (None when
+        :meth:`violations` must take its general path). The flag is worked out once per reference (s37speed)."""
         checks = self._requires()
         if checks is False:
             return None
@@ -399,14 +397,15 @@ class Frame:
             reads.extend(names for _, _, names in omission_checks(self))
             # the reference is held with its answers, so its id is not reused while it is remembered
             answers = [base_states((label, fn, names, fn(reference) is False)) for (label, fn), names in zip(checks, reads)]
-            held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers))
+            held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers),
+                                            tuple(i for i, (_, _, names, _) in enumerate(answers) if not names))
         return held  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
         """``bool(self.violations_from(reference, facts, moved))``, stopping at the first broken one."""
         entry = self._reference_entry(reference)
         if entry is None:
-            return bool(self.violations(facts) or narrower_derived(self, facts))
+            return bool(exempt_violations(self, reference, facts))
         held = entry[1]
         moved = frozenset(moved)
         if entry[2]:
@@ -416,11 +415,11 @@ class Frame:
         reading = self.memo.get("constraints_reading")
         if reading is None:
             reading = self.memo["constraints_reading"] = {}
-        fns = reading.get(moved)
+        fns = reading.get(key := (moved, entry[3]))  # s65: and by the rules the reference exempts (base_states)
         if fns is None:
             if len(reading) >= 4096:
                 reading.clear()
-            fns = reading[moved] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
+            fns = reading[key] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
         for fn in fns:
             if fn(facts) is False:
                 return True
@@ -607,6 +606,18 @@ def shared_range(frame: Frame, name: str) -> tuple[Any, Any] | None:
         found = [r for r in ranges if r is not None]
         held[name] = (max(r[0] for r in found), min(r[1] for r in found)) if found else None
     return held[name]  # type: ignore[no-any-return]
+
+
+def exempt_violations(frame: Frame, reference: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
+    """:meth:`Frame.violations` of ``facts`` less the registry rules ``reference`` breaks itself: the exemption
+    :func:`~ipb.perturb.sector_registry.base_states` gives on the fast path, on the general one (a card deriving an
+    input). s65sector: the general path had none, so every move of a base that broke a registry rule itself was
+    refused (the bundled L8 deck base's utility pays a 6.5% dividend, above the sector's 3-5%)."""
+    out = frame.violations(facts)
+    rules = {label: fn for label, fn, _ in omission_checks(frame)}
+    if not any(label in rules for label in out):
+        return out
+    return [label for label in out if label not in rules or rules[label](reference) is not False]
 
 
 def narrower_derived(frame: Frame, facts: Mapping[str, Any]) -> list[str]:

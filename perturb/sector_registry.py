@@ -21,8 +21,9 @@ from ipb.errors import LoadError, did_you_mean
 if TYPE_CHECKING:
     from ipb.perturb.frame import Frame
 
-__all__ = ["Era", "MODEL_RANGE_LABEL", "MetricDef", "OMITS_LABEL", "Sector", "SectorRegistry", "base_states", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
-           "model_omitted_inputs", "model_range_rule", "omission_checks", "omission_rule", "omitted_inputs", "sector_metric_inputs", "stated_omissions"]
+__all__ = ["Era", "MODEL_RANGE_LABEL", "MetricDef", "OMITS_LABEL", "SECTOR_RANGE_LABEL", "Sector", "SectorRegistry", "base_states", "by_id", "context_omissions", "context_omits", "fits", "metric_inputs",
+           "model_omitted_inputs", "model_range_rule", "omission_checks", "omission_rule", "omitted_inputs", "registry_violations", "sector_metric_inputs", "sector_range_rule",
+           "stated_omissions"]
 
 #: Metric unit family -> input types it can feed.
 _FITS = {
@@ -318,12 +319,13 @@ def omission_checks(frame: Frame) -> tuple[tuple[str, Callable[[Mapping[str, Any
     """``(label, fn, names read)`` of :func:`omission_rule` (:data:`OMITS_LABEL`) and :func:`model_range_rule`
     (:data:`MODEL_RANGE_LABEL`) as :meth:`ipb.perturb.frame.Frame.violations` adds them to the card constraints
     (stop 62, REVIEW_s61 F7: no operator's scenario states a fact its stated business model or sector omits; stop 63:
-    nor a metric outside its stated business model's own range); empty when the frame has no such rule."""
+    nor a metric outside its stated business model's own range), then :func:`sector_range_rule`
+    (:data:`SECTOR_RANGE_LABEL`, stop 65: nor outside its stated sector's); empty when the frame has no such rule."""
     held = frame.memo.get("omission_checks")
     if held is None:
-        rule, ranged = omission_rule(frame), model_range_rule(frame)
-        held = frame.memo["omission_checks"] = tuple(
-            (label, r[0], r[1]) for label, r in ((OMITS_LABEL, rule), (MODEL_RANGE_LABEL, ranged)) if r is not None)
+        rules = ((OMITS_LABEL, omission_rule(frame)), (MODEL_RANGE_LABEL, model_range_rule(frame)),
+                 (SECTOR_RANGE_LABEL, sector_range_rule(frame)))
+        held = frame.memo["omission_checks"] = tuple((label, r[0], r[1]) for label, r in rules if r is not None)
     return held  # type: ignore[no-any-return]
 
 
@@ -376,14 +378,103 @@ def model_range_rule(frame: Frame) -> tuple[Callable[[Mapping[str, Any]], bool],
     return rule
 
 
+#: The label :meth:`ipb.perturb.frame.Frame.violations` gives a stated metric outside its stated sector's range.
+SECTOR_RANGE_LABEL = "sectors/sector_range"
+
+
+def sector_range_rule(frame: Frame) -> tuple[Callable[[Mapping[str, Any]], bool], frozenset[str]] | None:
+    """The sectors' own ranges (``frameworks/sectors.yaml`` ``sectors:`` ``ranges:``) as a constraint (stop 65,
+    issue 18; stop 64's note: they bound only the sector move, and a metric move wrote subscription software in
+    industrial automation at 13.5x revenue): ``(fn, names read)``, ``fn(facts)`` False when a metric input is stated
+    outside the range the stated sector (a sector input's value, by id or alias) gives its metric, else True; None
+    when no card input stands for a metric some sector ranges, or there is no sector input.
+
+    The range is the one the sector operator draws in (``perturb/operators._range_in``), read the same way: a metric
+    the stated business model ranges itself is left to :func:`model_range_rule` (a software vendor keeps a software
+    gross margin in any industry), one the sector omits to :func:`omission_rule`, a multiple the registry's
+    ``eras:`` scale is not checked (its range depends on the date), and a sector range that holds no value of the
+    card's grid for the input binds nothing (the sector operator keeps the base's value there).
+
+    >>> from decimal import Decimal
+    >>> from ipb.perturb.frame import build_frame
+    >>> fn, names = sector_range_rule(build_frame(["buffett_acquisition_checklist"]))
+    >>> fn({"sector": "industrial_automation", "revenue_growth": Decimal("0.25")})  # industrials: 0-15%
+    False
+    >>> fn({"sector": "enterprise_software", "revenue_growth": Decimal("0.25")}), fn(  # software: 5-40%
+    ...     {"sector": "industrial_automation", "business_model": "subscription_software",
+    ...      "gross_margin": Decimal("0.80")})  # the model's 60-90%, not the sector's 35-55%
+    (True, True)
+    """
+    if "sector_range_rule" in frame.memo:
+        return frame.memo["sector_range_rule"]  # type: ignore[no-any-return]
+    registry = frame.sectors
+    dated = {m for era in registry.eras for m in era.scale} if registry.eras else set()
+    metrics = sector_metric_inputs(frame)
+    bounds: dict[str, list[tuple[str, str, Decimal, Decimal]]] = {}  # sector name -> (input, metric, lo, hi)
+    for sector in registry.sectors:
+        rows = [(name, metric, *sector.ranges[metric]) for name, metric in metrics.items()
+                if metric in sector.ranges and metric not in dated and metric not in sector.omits
+                and name not in sector.omits and frame.grids[name].clip(*sector.ranges[metric]) is not None]
+        for label in sector.names if rows else ():
+            bounds.setdefault(label, rows)
+    keys = tuple(n for n in registry.inputs if n in frame.inputs)
+    models = tuple(n for n in _model_inputs(frame) if n in frame.inputs)
+    owned = registry.models or {}
+    rule: tuple[Callable[[Mapping[str, Any]], bool], frozenset[str]] | None = None
+    if bounds and keys:
+        def holds(facts: Mapping[str, Any]) -> bool:
+            for key in keys:
+                sector = facts.get(key)
+                for name, metric, lo, hi in (bounds.get(sector, ()) if isinstance(sector, str) else ()):
+                    value = facts.get(name)
+                    if isinstance(value, Decimal) and not lo <= value <= hi and not any(
+                            metric in owned.get(facts.get(m), ()) for m in models if isinstance(facts.get(m), str)):
+                        return False
+            return True
+
+        rule = holds, frozenset((*keys, *models, *(n for rows in bounds.values() for n, _, _, _ in rows)))
+    frame.memo["sector_range_rule"] = rule
+    return rule
+
+
 def base_states(answer: tuple[str, Any, frozenset[str], bool]) -> tuple[str, Any, frozenset[str], bool]:
     """A reference's constraint answer ``(label, fn, names read, broken on the reference)`` as
     :meth:`ipb.perturb.frame.Frame.violations_from` reads it: the sector-omission rule broken by the reference itself
     (a user's base stating a crypto-asset business's gross margin) is read as holding, so that base's items are made
     as before stop 62 rather than all refused (so is the model-range rule, stop 63); every other answer unchanged."""
-    if answer[0] in (OMITS_LABEL, MODEL_RANGE_LABEL) and answer[3]:
+    if answer[0] in (OMITS_LABEL, MODEL_RANGE_LABEL, SECTOR_RANGE_LABEL) and answer[3]:
         return answer[0], answer[1], frozenset(), False
     return answer
+
+
+def registry_violations(frame: Frame, facts: Mapping[str, Any], reference: Mapping[str, Any] | None = None,
+                        sector: str | None = None) -> list[str]:
+    """The labels (``sectors/...``) of the registry rules ``facts`` break, as a run refuses a candidate for them
+    (stop 65, issue 18: what ``ipb verify`` checks, with the rules and the exemption generation uses, not a copy).
+
+    ``facts`` and ``reference`` (the base's facts, or None: no exemption) are engine values keyed by input name;
+    ``sector`` is the scenario's context sector (:func:`context_omissions`). A rule of :func:`omission_checks` that
+    ``facts`` break is listed unless ``reference`` breaks it too (:func:`base_states`, the exemption
+    :meth:`ipb.perturb.frame.Frame.violations_from` applies: a rule that reads no fact holds); the context sector's
+    omissions have no exemption, as in the run. Rule order: :func:`omission_checks`, then the context's.
+
+    >>> from decimal import Decimal
+    >>> from ipb.perturb.frame import build_frame
+    >>> frame = build_frame(["buffett_acquisition_checklist"])
+    >>> soft = {"business_model": "subscription_software", "gross_margin": Decimal("0.35")}
+    >>> registry_violations(frame, soft), registry_violations(frame, soft, {**soft, "gross_margin": Decimal("0.5")})
+    (['sectors/model_range'], [])
+    >>> registry_violations(frame, {"revenue_retention": Decimal("1")}, sector="financials")
+    ['sectors/omits']
+    """
+    out: list[str] = []
+    for label, fn, names in omission_checks(frame):
+        if fn(facts) is not False:
+            continue
+        if reference is not None and not base_states((label, fn, names, fn(reference) is False))[2]:
+            continue  # the reference breaks it itself: read as holding, as violations_from reads it
+        out.append(label)
+    return out + context_omissions(frame, facts, sector)
 
 
 def context_omits(frame: Frame, facts: Mapping[str, Any], sector: str) -> bool:

@@ -34,7 +34,8 @@ from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.deck import constraints_from_record
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
-from ipb.perturb.verify_self import SelfCheck
+from ipb.perturb.verify_self import SelfCheck, base_facts
+from ipb.perturb.verify_sectors import sector_rule_problems
 from ipb.perturb.verify_labels import label_round_trip
 from ipb.perturb.verify_market import MarketCheck
 from ipb.perturb.values import read_literal
@@ -471,6 +472,10 @@ class _Checker:
             for k in self.deck_rules(deck, cards):
                 if k.broken(stated):
                     broken.append(f"breaks constraint deck/{k.id}: {k.expr.source}")
+        frame = self.own.frame(decks)  # the sector registry's rules, as a run refuses candidates for them (stop 65)
+        if frame is not None:
+            broken += sector_rule_problems(frame, stated, lambda: {k: v for c in cards for k, v in self.typed(
+                c, base_facts(item))[0].items()}, (item["manifest"].get("context") or {}).get("sector"))
         stray = [] if claimed_all else sorted(set(facts) - {k for c in cards for k in facts if k in c.inputs})
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",

@@ -37,7 +37,7 @@ def label_round_trip(own: Any, item: Mapping[str, Any], compiled: Sequence[Compi
 
     ``own`` is verify's :class:`ipb.perturb.verify_self.SelfCheck`, which holds the frame of ``compiled``.
     """
-    frame = own._frame(compiled)
+    frame = own.frame(compiled)
     if frame is None or not suspect_labels(frame) or not isinstance(item.get("question"), str):
         return []
     try:

@@ -52,7 +52,7 @@ from ipb.perturb.render import fact_sentence_errors, render_question
 from ipb.perturb.vintage import cutoff_problems
 from ipb.perturb.visible import back_value, visible_problem
 
-__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "margin_problems",
+__all__ = ["SelfCheck", "base_digest", "base_facts", "change_problems", "expected_id", "manifest_problems", "margin_problems",
            "period_problems", "question_problem"]
 
 #: ``isinstance(x, _MAPPING)`` is ``isinstance(x, Mapping)``, answered without the ABC's check for a dict (what an item
@@ -94,10 +94,10 @@ def base_digest(item: Mapping[str, Any], card_ids: Sequence[str]) -> str:
     >>> base_digest(item, ["c"])[:16]  # SHA-256 of {"as_of":null,"cards":["c"],"facts":{"x":"1"},"regime":null,"sector":null}
     '2aeb95de7f3d12af'
     """
-    return _digest_of(_base_facts(item), card_ids, (item["manifest"].get("base") or {}).get("as_of"))
+    return _digest_of(base_facts(item), card_ids, (item["manifest"].get("base") or {}).get("as_of"))
 
 
-def _base_facts(item: Mapping[str, Any]) -> dict[str, Any]:
+def base_facts(item: Mapping[str, Any]) -> dict[str, Any]:
     """The item's facts with every recorded change undone (an ``old`` of None: the fact dropped)."""
     facts = dict(item["scenario"]["facts"])
     for change in item["manifest"].get("changes") or ():
@@ -144,7 +144,7 @@ def change_problems(item: Mapping[str, Any], card_ids: Sequence[str],
     recorded = (manifest.get("base") or {}).get("digest")
     if out or not isinstance(recorded, str):
         return out
-    facts_then = _base_facts(item)
+    facts_then = base_facts(item)
     as_of = (manifest.get("base") or {}).get("as_of")
     key = (recorded, tuple(card_ids), as_of)
     if bases is not None and bases.get(key) == facts_then:
@@ -249,7 +249,7 @@ class SelfCheck:
         out += manifest_problems(item["manifest"], scenario)
         if not unchanged:
             return out
-        frame = self._frame(compiled)
+        frame = self.frame(compiled)
         if frame is None:
             return out
         context = item["manifest"].get("context") or {}
@@ -267,7 +267,8 @@ class SelfCheck:
         return (out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
                 + period_problems(frame, context.get("regime"), typed))
 
-    def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
+    def frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
+        """The frame of ``compiled`` (remembered per deck), or None when the cards no longer make one."""
         last = self.last
         if last is not None and len(last[0]) == len(compiled) and _same(last[0], compiled):
             return last[1]  # the deck of the item before (a file is mostly one deck)

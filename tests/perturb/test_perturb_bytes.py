@@ -579,6 +579,18 @@ Stop 64 (s64review, s63 review R12): Marks's distressed-debt card states its sec
 Both stop-64 re-pins together (the merge): l8-three-investors is s64range's file (8a9aab76) with s64review's
 condition-B knowledge hashes -> d0ffd066 (checked field by field: only ``conditions.B.knowledge_sha256`` differs, 90 of
 90); buffett-bench-recipes and its fill run are s64range's, marks-defaults and its fill run s64review's.
+
+Re-pinned in s65sector (stop 65, issue 18): Frame.violations refuses a stated metric outside its stated sector's own
+range too (frameworks/sectors.yaml ``sectors:`` ``ranges:``, ``sectors/sector_range``, with the model-range rule's
+base exemption): every operator, not only the sector move. Made on main 703cd00f and on s65sector
+(/tmp/s65sector/mkpins.py, cmp.py), compared by id, field by field: buffett-bench-recipes keeps 187 of 240 ids, 186
+byte-identical and one differing only in ``manifest.attempt``; of the 53 dropped, 37 break the new rule (this
+ipb's ``ipb verify`` of main's file reports exactly those 37, all ``sectors/sector_range``: e.g. enterprise software
+at 67% gross margin, 76% or 128% retention) and 16 flips were redrawn because a refused candidate or anchor moves the
+stream; the 53 new items verify clean. l8-three-investors keeps 86 of 90 byte-identical; the 4 dropped are the 4 that
+break the rule. Under fill and ``--no-near-duplicates`` (one file): 188 identical, 1 differs in ``manifest.attempt``
+only, 51 dropped (33 break the rule). marks-defaults (and under fill) is unchanged. The pins move e246eae9 ->
+6d124088, d0ffd066 -> da3a5e52, and under fill (and ``--no-near-duplicates``) eabdea5e -> bdda5141.
 """
 
 from __future__ import annotations
@@ -597,11 +609,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "e246eae9ba96fb374cda80a88100bdb0ccda0949819005cedf49365ecdaf2e90"),
+                              "6d124088e69089407a89ac224dc7bc4ebac988167ed14593f4644710f2ef3a90"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "864b31cae6a5227c5525c370156f61024cb34be3cc55904c28f804900972d2ba"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d0ffd06603fd6323edb32053d3d5f2faa90c68c7726053cf9caea2457793ee69"),
+                           7, "", 90, "da3a5e520487191244d501ca574342343dc78ee7dc6ecd633851f556b14d3902"),
 }
 
 
@@ -628,7 +640,7 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"),
+    for name, digest in (("buffett-bench-recipes", "bdda5141323e6bf96e21392328d45ed2310269bf309031780f03102740059d02"),
                          ("marks-defaults", "92ce4f792180f5671cab678b2b4e8d2df47cd9fa70ea2a5a3ae07a3073cf8126")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
@@ -642,4 +654,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"
+        "bdda5141323e6bf96e21392328d45ed2310269bf309031780f03102740059d02"

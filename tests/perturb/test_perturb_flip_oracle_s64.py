@@ -18,7 +18,7 @@ from decimal import Decimal
 from ipb.perturb.operators import metric_inputs  # noqa: F401  (before targeted, which operators imports at its end)
 from ipb.perturb.flip_search import _find_flip, find_flip
 from ipb.perturb.frame import build_frame, load_base
-from ipb.perturb.sector_registry import MODEL_RANGE_LABEL
+from ipb.perturb.sector_registry import MODEL_RANGE_LABEL, SECTOR_RANGE_LABEL
 from ipb.perturb.targeted import _first_flip
 from perturb_support import BUFFETT, SCENARIOS
 
@@ -64,10 +64,11 @@ def test_a_bundled_base_outside_its_models_range_keeps_its_moves():
     frame = build_frame([BUFFETT])
     base = load_base(SCENARIOS / BUFFETT / "moat_between_thresholds.yaml", frame).facts
     assert (base["business_model"], base["gross_margin"]) == ("subscription_software", Decimal("0.50"))
-    assert frame.violations(base) == [MODEL_RANGE_LABEL]
+    # s65sector: its 85% retention is also below enterprise software's 95-125% (sectors/sector_range, exempt alike)
+    assert frame.violations(base) == [MODEL_RANGE_LABEL, SECTOR_RANGE_LABEL]
     moved = {**base, "ev_to_arr": Decimal("4")}
     # the scenario alone breaks the rule; read from its base, which broke it already, the move is not refused
-    assert frame.violations(moved) == [MODEL_RANGE_LABEL]
+    assert frame.violations(moved) == [MODEL_RANGE_LABEL, SECTOR_RANGE_LABEL]
     assert frame.violations_from(base, moved, ["ev_to_arr"]) == []
     assert not frame.breaks_constraint(base, moved, ["ev_to_arr"])
     # and a move of the margin itself is read the same way: the base's rule is not asked again

@@ -83,10 +83,12 @@ def test_wide_attempts_repeat_far_fewer_flips(windows):
 
 def test_wide_anchors_cost_few_more_searches(windows):
     """The price of the rule: anchors searched per flip made (2.26 without it, 2.44 with it; 2.13 and 2.30 before
-    s58fill's C10 rule took pandemic shock out of the anchors' regimes)."""
+    s58fill's C10 rule took pandemic shock out of the anchors' regimes). s65sector: a stated sector's ranges bind
+    the flip's anchors too (sectors/sector_range), and a wide anchor, which moves the sector with a number, breaks
+    them more often than a narrow one: 2,126 searches with the rule against 1,801 without (1.18x, was under 1.15x)."""
     wide, narrow = windows
     assert wide["searched"] < 2.5 * wide["made"]
-    assert wide["searched"] < 1.15 * narrow["searched"]
+    assert wide["searched"] < 1.2 * narrow["searched"]
 
 
 def test_a_wide_attempt_is_a_function_of_its_index_alone():
