@@ -579,6 +579,15 @@ Stop 64 (s64review, s63 review R12): Marks's distressed-debt card states its sec
 Both stop-64 re-pins together (the merge): l8-three-investors is s64range's file (8a9aab76) with s64review's
 condition-B knowledge hashes -> d0ffd066 (checked field by field: only ``conditions.B.knowledge_sha256`` differs, 90 of
 90); buffett-bench-recipes and its fill run are s64range's, marks-defaults and its fill run s64review's.
+
+Stop 65 (s65review, the s63 review's findings left): Warren Buffett's share-repurchase card (R4: the issuer's and the
+reserve's sentences) and Howard Marks's risk-return card (R1's second item, a rule; the price gate's INCONCLUSIVE
+element) changed, and each investor's condition-B knowledge hashes every card of his. No pinned run uses either card:
+made on the base commit 703cd00f and on s65review (/tmp/s65r/pin.py, cmp.py), every file keeps its ids in order and
+differs only in ``conditions.B.knowledge_sha256`` (buffett-bench-recipes 240/240, marks-defaults 150/150,
+l8-three-investors 90/90, under fill 240/240 and 150/150, ``--no-near-duplicates`` 240/240). The pins move
+e246eae9 -> fe6ef612, 864b31ca -> 0f4c5980, d0ffd066 -> 0553459f, and under fill (and ``--no-near-duplicates``)
+eabdea5e -> 1aae27b6, 92ce4f79 -> fc7e8326.
 """
 
 from __future__ import annotations
@@ -597,11 +606,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "e246eae9ba96fb374cda80a88100bdb0ccda0949819005cedf49365ecdaf2e90"),
+                              "fe6ef612a59057e2a910164662686ac8181672f41e936d441a9309aaa230edc1"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "864b31cae6a5227c5525c370156f61024cb34be3cc55904c28f804900972d2ba"),
+                       "0f4c59809618ba7f24cde7be639aa483ade2c64b96aacb179fa11506b783d40c"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d0ffd06603fd6323edb32053d3d5f2faa90c68c7726053cf9caea2457793ee69"),
+                           7, "", 90, "0553459fe0b5314885ba258d1ff53e4a6d1fa1c950741e73c480619e911eb48e"),
 }
 
 
@@ -628,8 +637,8 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"),
-                         ("marks-defaults", "92ce4f792180f5671cab678b2b4e8d2df47cd9fa70ea2a5a3ae07a3073cf8126")):
+    for name, digest in (("buffett-bench-recipes", "1aae27b69fd441c1478e9c97708c5f0993ece74b024aafda1cb700a92581d01b"),
+                         ("marks-defaults", "fc7e83266cf923f106479d162dc746a545e9c7e4a2a5bb3f06bfed5c72e1027a")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)
@@ -642,4 +651,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "eabdea5ee66d4c2ffec28265c8eeef6d4022f69805b71d6016d301e891370d83"
+        "1aae27b69fd441c1478e9c97708c5f0993ece74b024aafda1cb700a92581d01b"

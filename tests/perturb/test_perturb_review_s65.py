@@ -203,3 +203,101 @@ def test_graham_loss_has_no_positive_expected_growth(facts, refused):
 def test_graham_grower_is_not_forecast_to_shrink(facts, refused):
     assert_rule_case(GRAHAM_IV, "a_grower_is_not_forecast_to_shrink", facts, refused)
 
+
+# --------------------------------------------------------------------------- R1's second item: Marks, debt below value
+MARKS = "marks_risk_return_assessment"
+
+
+def _marks(**kw: str) -> dict[str, str]:
+    facts = {"price": "$110M", "intrinsic_value": "$161M", "expected_return": "9.5%", "risk_free_rate": "4.75%",
+             "permanent_loss_probability": "15%", "view_vs_consensus": "consensus", "asset_popularity": "neutral",
+             "market_temperature": "neutral", "asset_class": "high_yield_bond"}   # b277052d01b18022, mood neutral
+    return {**facts, **kw}
+
+
+@pytest.mark.parametrize("facts, refused", [
+    (_marks(), True),                                   # 110 / 161 = 68% of value, 4.75 points over Treasuries
+    (_marks(expected_return="9.75%"), False),           # five points over
+    (_marks(price="$121M"), False),                     # 75.2% of value: not this rule's
+    (_marks(price="$120M"), True),                      # 74.5%
+    (_marks(asset_class="equity"), False),              # not debt
+    (_marks(asset_class="bank_loan"), True),
+])
+def test_marks_debt_bought_well_below_value_pays_a_premium(facts, refused):
+    assert_rule_case(MARKS, "debt_bought_well_below_value_pays_a_premium", facts, refused)
+
+
+# --------------------------------------------------------------------------- the mirror of R2: in-band words, unknown
+def _gold_elements(card: str, base: str, gate_id: str, **changes: str | None) -> tuple[str, list[str]]:
+    """(verdict, rendered required elements) of gate ``gate_id`` of ``card`` on bundled ``base`` with ``changes``
+    (None drops the fact)."""
+    import ipb  # noqa: PLC0415
+    import yaml  # noqa: PLC0415
+    facts = dict(yaml.safe_load((SCENARIOS / card / base).read_text(encoding="utf-8"))["facts"])
+    for k, v in changes.items():
+        if v is None:
+            facts.pop(k, None)
+        else:
+            facts[k] = v
+    loaded = ipb.load_card(card)
+    number = [g.id for g in loaded.card.gates].index(gate_id) + 1
+    grp = ipb.execute(loaded, facts).to_grp()
+    gate = [g for g in grp["gold_program"] if g["gate"] == number][0]
+    return gate["verdict"], gate["required_elements"]
+
+
+@pytest.mark.parametrize("changes", [{"intrinsic_value": None}, {"price": None}, {"price": "$90M"}])
+def test_marks_price_gate_inconclusive_elements_fit_an_unknown_and_a_band(changes):
+    # price at 90% of value: between the 80% cut and full value (in band); a price or value not stated: unknown
+    verdict, elements = _gold_elements(MARKS, "decline_loved_credit_2007.yaml", "price_vs_value", **changes)
+    assert verdict == "INCONCLUSIVE"
+    assert "discount too small to be decisive or not established" in elements
+    assert "discount too small to be decisive" not in elements
+
+
+@pytest.mark.parametrize("changes", [{"debt_share": None}, {"debt_share": "50%"}])
+def test_lynch_balance_sheet_inconclusive_elements_fit_an_unknown_and_a_band(changes):
+    verdict, elements = _gold_elements("lynch_six_category_framework", "invest_fast_grower_room_to_expand.yaml",
+                                       "balance_sheet", **changes)
+    assert verdict == "INCONCLUSIVE"
+    assert "between normal and weak or not established" in elements
+    assert "between normal and weak" not in elements
+
+
+# --------------------------------------------------------------------------- R4 (Buffett repurchase), R10 (Soros)
+@pytest.mark.parametrize("card, name, value, sentence", [
+    ("buffett_share_repurchase", "issuer", "other_company",
+     "The company buying back its shares is a listed company other than Berkshire Hathaway."),
+    ("buffett_share_repurchase", "issuer", "berkshire_hathaway",
+     "The company buying back its shares is Berkshire Hathaway."),
+    ("buffett_share_repurchase", "liquidity_reserve", Decimal(20_000_000_000),
+     "The cash the business must keep for its operating and liquidity needs is $20B."),
+    ("soros_conviction_weighted_position_sizing", "thesis_status", "confirmed",
+     "Since the test position was taken, events have confirmed the thesis."),
+    ("soros_conviction_weighted_position_sizing", "thesis_status", "not_confirmed",
+     "Since the test position was taken, events have neither confirmed nor contradicted the thesis."),
+])
+def test_r4_r10_sentences_by_hand(card, name, value, sentence):
+    import ipb  # noqa: PLC0415
+    from ipb.perturb.render import fact_pattern, fact_sentence, read_value, value_text  # noqa: PLC0415
+    spec = ipb.load_card(card).card.inputs[name]
+    assert fact_sentence(spec, value) == sentence
+    found = fact_pattern(spec).match(sentence)        # and it reads back (issue 18 bar line 3)
+    assert found is not None
+    assert read_value(spec, found.group("value")) == read_value(spec, value_text(spec, value))
+
+
+def _soros(upside: str, conviction: str) -> dict[str, str]:
+    return {"thesis_status": "confirmed", "position_return": "12%", "stop_loss": "4%", "remaining_upside": upside,
+            "test_position": "10%", "conviction_multiple": conviction}
+
+
+@pytest.mark.parametrize("facts, refused", [
+    (_soros("0%", "9x"), True),                          # cea2c0bc95ae673a
+    (_soros("0%", "1.5x"), True),
+    (_soros("0%", "1x"), False),
+    (_soros("1%", "9x"), False),
+])
+def test_soros_conviction_needs_something_left_to_gain(facts, refused):
+    assert_rule_case("soros_conviction_weighted_position_sizing", "conviction_needs_something_left_to_gain", facts,
+                     refused)
