@@ -127,20 +127,25 @@ def test_the_deck_rule_by_hand():
 
 
 # --------------------------------------------------------------------------- R9: Lynch in March 1985
-@pytest.mark.parametrize("name, value, year, refused", [
-    ("pe_ratio", "40.5", 1985, True),          # 188cdc1cd73b0709
-    ("pe_ratio", "67.5", 1985, True),          # 9a7ad9d0f8eadc8f
-    ("pe_ratio", "30", 1985, False),
-    ("pe_ratio", "40", 1983, False),           # the 1983 boom (the card's June 1983 base at 40x)
-    ("pe_ratio", "62", 1987, False),           # the 1986-87 growth market
-    ("alternative_pe", "53", 1985, True),      # 6e6abb0e0c51f434: the researched replacement
-    ("alternative_pe", "76", 1986, True),
-    ("alternative_pe", "45", 1978, True),      # 1974-79: 30x, as for the holding
-    ("alternative_pe", "26", 1985, False),
+GROWTH = {"current_growth": Decimal("0.15"), "alternative_growth": Decimal("0.20")}
+
+
+@pytest.mark.parametrize("name, value, year, growth, refused", [
+    ("pe_ratio", "40.5", 1985, True, True),          # 188cdc1cd73b0709 (15% growth)
+    ("pe_ratio", "67.5", 1985, True, True),          # 9a7ad9d0f8eadc8f
+    ("pe_ratio", "30", 1985, True, False),
+    ("pe_ratio", "40", 1983, True, False),           # the 1983 boom (the card's June 1983 base at 40x)
+    ("pe_ratio", "62", 1987, True, False),           # the 1986-87 growth market
+    ("pe_ratio", "40.5", 1985, False, False),        # no growth stated: the market row only (lifted from 1980)
+    ("alternative_pe", "53", 1985, True, True),      # 6e6abb0e0c51f434: the researched replacement
+    ("alternative_pe", "76", 1986, True, True),
+    ("alternative_pe", "45", 1978, False, True),     # 1974-79: the market row's 30x, as for the holding
+    ("alternative_pe", "26", 1985, True, False),
 ])
-def test_lynch_multiples_in_1984_1986(name, value, year, refused):
+def test_lynch_multiples_in_1984_1986(name, value, year, growth, refused):
     card = compiled_card(LYNCH).card
-    found = bundled_regimes().anachronisms(card.inputs, {name: Decimal(value)}, dt.date(year, 3, 31))
+    facts = {name: Decimal(value), **(GROWTH if growth else {})}
+    found = bundled_regimes().anachronisms(card.inputs, facts, dt.date(year, 3, 31))
     assert bool(found) is refused, found
 
 
@@ -173,7 +178,8 @@ def test_lynch_review_draw(tmp_path):
     items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     dated = [i["scenario"]["facts"] for i in items if i["scenario"].get("as_of", "").startswith("1985")]
     assert len(dated) >= 100
-    pes = [_multiple(f[n]) for f in dated for n in ("pe_ratio", "alternative_pe") if n in f]
+    pes = [_multiple(f[n]) for f in dated for n, g in (("pe_ratio", "current_growth"),
+                                                         ("alternative_pe", "alternative_growth")) if n in f and g in f]
     assert max(pes) <= 30 and len(set(pes)) >= 10
     assert "enterprise_software" not in out.read_text(encoding="utf-8")
 
