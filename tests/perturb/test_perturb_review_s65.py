@@ -221,18 +221,6 @@ def _marks(**kw: str) -> dict[str, str]:
     return {**facts, **kw}
 
 
-@pytest.mark.parametrize("facts, refused", [
-    (_marks(), True),                                   # 110 / 161 = 68% of value, 4.75 points over Treasuries
-    (_marks(expected_return="9.75%"), False),           # five points over
-    (_marks(price="$121M"), False),                     # 75.2% of value: not this rule's
-    (_marks(price="$120M"), True),                      # 74.5%
-    (_marks(asset_class="equity"), False),              # not debt
-    (_marks(asset_class="bank_loan"), True),
-])
-def test_marks_debt_bought_well_below_value_pays_a_premium(facts, refused):
-    assert_rule_case(MARKS, "debt_bought_well_below_value_pays_a_premium", facts, refused)
-
-
 # --------------------------------------------------------------------------- the mirror of R2: in-band words, unknown
 def _gold_elements(card: str, base: str, gate_id: str, **changes: str | None) -> tuple[str, list[str]]:
     """(verdict, rendered required elements) of gate ``gate_id`` of ``card`` on bundled ``base`` with ``changes``
