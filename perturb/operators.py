@@ -583,16 +583,18 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     choices = _sector_choices(frame) if named else _stated_sectors(frame, scenario) or list(frame.sectors.sectors)
     current = _current_sector(frame, scenario)
     year = scenario.as_of.year if scenario.as_of is not None else None
+    record = frame.sectors.record_years(scenario.facts)  # s65review: a decade's P/E record needs a decade's listing
     if arg is not None:
         frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean
         if arg not in [s.id for s in choices]:
             raise PerturbError(f"sector {arg!r} has no value in the card's sector input", rule="operator-arg", name=arg)
         sector = frame.sectors.get(arg)
-        if not sector.exists(year):  # s57era: a sector listed only from a year is not offered before it
-            raise PerturbError(f"sector {arg!r} is listed only from {sector.since}; the scenario is dated {year}",
+        if not sector.exists(year, record):  # s57era: a sector listed only from a year is not offered before it
+            raise PerturbError(f"sector {arg!r} is listed only from {sector.since}; the scenario is dated {year}"
+                               + (f" and states {record} years of the company's market record" if record else ""),
                                rule="operator-arg", name=arg)
     else:
-        others = [s for s in choices if s.id != current and s.exists(year)]
+        others = [s for s in choices if s.id != current and s.exists(year, record)]
         if not others:
             raise PerturbError("no other sector to move to" + (f" in {year}" if year is not None else ""),
                                rule="no-candidate")

@@ -207,7 +207,8 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
     models, model_omits = _models(errors, data.get("models") or {}, metrics, sectors)
     eras = _eras(errors, data.get("eras") or (), metrics)
     errors.raise_if_any()
-    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models, model_omits, eras)
+    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models, model_omits, eras,
+                          {str(k): int(v) for k, v in (data.get("history") or {}).items()})
 
 
 def _eras(errors: _Errors, raw: Sequence[Mapping[str, Any]], metrics: Mapping[str, MetricDef]) -> tuple[Era, ...]:

@@ -100,15 +100,19 @@ class Sector:
     def names(self) -> tuple[str, ...]:
         return (self.id, *self.aliases)
 
-    def exists(self, year: int | None) -> bool:
-        """True when a scenario of ``year`` (None: undated) may be moved to this sector.
+    def exists(self, year: int | None, record: int = 0) -> bool:
+        """True when a scenario of ``year`` (None: undated) may be moved to this sector. ``record`` (years, s65review)
+        is how far back the scenario's facts state the company's own market record (a decade's average P/E: 10,
+        :meth:`SectorRegistry.record_years`): the sector was listed by the record's first year too.
 
         >>> Sector("enterprise_software", "enterprise software", (), {}, since=1980).exists(1979)
         False
         >>> [Sector("x", "x", (), {}, since=1980).exists(y) for y in (1980, None)]
         [True, True]
+        >>> [Sector("x", "x", (), {}, since=1980).exists(y, 10) for y in (1985, 1990, None)]
+        [False, True, True]
         """
-        return year is None or self.since is None or year >= self.since
+        return year is None or self.since is None or year - record >= self.since
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,20 @@ class SectorRegistry:
     #: Dated factors on the multiples' ranges (``eras:``, file order; s57era): the ranges are written for the markets of
     #: about 2005-2025, and a scenario dated in an era listed here reads them scaled (:meth:`dated`).
     eras: tuple[Era, ...] = ()
+    #: Input name -> the years of the company's own market record a fact of that name states (``history:``;
+    #: s65review, s63 review R9: a stalwart with a decade's average P/E moved to enterprise software in 1985).
+    history: dict[str, int] = field(default_factory=dict)
+
+    def record_years(self, facts: Mapping[str, Any]) -> int:
+        """The longest market record (years) the stated ``facts`` give the company (``history:``), 0 for none.
+
+        >>> SectorRegistry((), {}, (), history={"pe_historical_average": 10}).record_years(
+        ...     {"pe_historical_average": 17, "pe_ratio": 18})
+        10
+        >>> SectorRegistry((), {}, (), history={"pe_historical_average": 10}).record_years({"pe_ratio": 18})
+        0
+        """
+        return max((years for name, years in self.history.items() if facts.get(name) is not None), default=0)
 
     def dated(self, metric_id: str, bounds: tuple[Decimal, Decimal], year: int | None) -> tuple[Decimal, Decimal]:
         """``bounds`` (a sector's or a business model's range of ``metric_id``) as they read in ``year``: both ends

@@ -591,6 +591,20 @@ stream; the 53 new items verify clean. l8-three-investors keeps 86 of 90 byte-id
 break the rule. Under fill and ``--no-near-duplicates`` (one file): 188 identical, 1 differs in ``manifest.attempt``
 only, 51 dropped (33 break the rule). marks-defaults (and under fill) is unchanged. The pins move e246eae9 ->
 6d124088, d0ffd066 -> da3a5e52, and under fill (and ``--no-near-duplicates``) eabdea5e -> bdda5141.
+Stop 65 (s65review, the s63 review's findings left): Warren Buffett's share-repurchase card (R4: the issuer's and the
+reserve's sentences) and Howard Marks's risk-return card (the price gate's INCONCLUSIVE element) changed, and each investor's condition-B knowledge hashes every card of his. No pinned run uses either card:
+made on the base commit 703cd00f and on s65review (/tmp/s65r/pin.py, cmp.py), every file keeps its ids in order and
+differs only in ``conditions.B.knowledge_sha256`` (buffett-bench-recipes 240/240, marks-defaults 150/150,
+l8-three-investors 90/90, under fill 240/240 and 150/150, ``--no-near-duplicates`` 240/240). The pins move
+e246eae9 -> fe6ef612, 864b31ca -> b2cb2278, d0ffd066 -> a97f07c7, and under fill (and ``--no-near-duplicates``)
+eabdea5e -> 1aae27b6, 92ce4f79 -> 73781da2 (re-made after the R1 rule was taken out again, same comparison).
+
+Both stop-65 re-pins together (the merge of s65sector and s65review): s65sector's items with s65review's condition-B
+knowledge hashes. Made on the merged tree and compared with s65sector's files by id, field by field: every file keeps
+its ids in order and differs only in ``conditions.B.knowledge_sha256`` (buffett-bench-recipes 240/240,
+l8-three-investors 90/90, under fill 240/240; marks-defaults and its fill run are s65review's, byte-identical). The
+pins: buffett-bench-recipes 5da4c571, l8-three-investors 6912e531, under fill (and ``--no-near-duplicates``) 91a4d3e9,
+marks-defaults b2cb2278, under fill 73781da2.
 """
 
 from __future__ import annotations
@@ -609,11 +623,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "6d124088e69089407a89ac224dc7bc4ebac988167ed14593f4644710f2ef3a90"),
+                              "5da4c5719370b59ab92698ba26ca046d2bc85c031244e0df9f1ad3115ed60d27"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "864b31cae6a5227c5525c370156f61024cb34be3cc55904c28f804900972d2ba"),
+                       "b2cb22789b786a028c3438b5a03b0cb6aa160effbdeea35a4c0d95bf31819d8b"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "da3a5e520487191244d501ca574342343dc78ee7dc6ecd633851f556b14d3902"),
+                           7, "", 90, "6912e531c96d7d7c50d8e89e4b227d953e05dc3ad507b294e0b541e55410c008"),
 }
 
 
@@ -640,8 +654,8 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
 def test_fill_mode_keeps_the_s58fill_bytes(tmp_path):
     # --near-duplicates fill, the default s58fill chose and the stop-58 merge put back to defer (fill took 19 times
     # defer's CPU at 10,000 bench items): s58fill's pins of these runs under fill
-    for name, digest in (("buffett-bench-recipes", "bdda5141323e6bf96e21392328d45ed2310269bf309031780f03102740059d02"),
-                         ("marks-defaults", "92ce4f792180f5671cab678b2b4e8d2df47cd9fa70ea2a5a3ae07a3073cf8126")):
+    for name, digest in (("buffett-bench-recipes", "91a4d3e9f5852135b9af173a79d65e9df3a9f7a95880f1187705a3ace7d48b6f"),
+                         ("marks-defaults", "73781da27f60ed564245c6fd094f41c8a34087508e50436d136572ff70eced25")):
         cards, base, seed, ops, n, _ = RUNS[name]
         out = tmp_path / f"{name}.jsonl"
         write_items(out, replace(_job(cards, base, seed, ops), near="fill"), n)
@@ -654,4 +668,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "bdda5141323e6bf96e21392328d45ed2310269bf309031780f03102740059d02"
+        "91a4d3e9f5852135b9af173a79d65e9df3a9f7a95880f1187705a3ace7d48b6f"

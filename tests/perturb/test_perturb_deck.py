@@ -91,6 +91,8 @@ def test_deck_rules_hold_on_every_one_of_1000_items(tmp_path):
                                                       # s63cards (s63 review R11, test_perturb_review_s63cards)
                                                       "a_raise_streak_is_paid_from_earnings",
                                                       "a_raise_streak_keeps_the_earnings",
+                                                      # s65review (test_perturb_review_s65)
+                                                      "a_raise_streak_began_on_earnings",
                                                       # stop 31 (test_perturb_deck_reader_rules)
                                                       "raise_streak_within_dividend_record",
                                                       "payout_matches_yield_price_and_earnings"]

@@ -224,7 +224,7 @@ def test_economic_machine_items_keep_the_inflation_view_near_the_breakeven():
 
 @pytest.mark.parametrize("card, base, banned, wanted", [
     ("buffett_share_repurchase", "reserve_policy_unknown.yaml", "The issuer is",
-     "The company buying back its shares is not Berkshire Hathaway."),
+     "The company buying back its shares is a listed company other than Berkshire Hathaway."),  # s65review (R4)
     ("nbim_gpfg_exclusion_screen", "k5_ministry_restriction.yaml", "concerns is none",
      "On conduct, the Council on Ethics has no conduct case on the company."),
     (MARKET_CYCLE, "reject_macro_forecast.yaml", "The thesis basis is",

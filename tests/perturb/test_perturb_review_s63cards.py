@@ -132,7 +132,9 @@ def test_lynch_stalwart_pays_no_more_than_it_earns(facts, refused):
 
 # --------------------------------------------------------------------------- R6: Graham's loss with past growth
 def _graham(eps: str, past: str) -> dict[str, str]:
-    return {"normal_eps": eps, "eps_years_averaged": 9, "expected_growth": "5%", "historical_growth": past,
+    # s65review: expected growth 0% (was 5%), since a loss beside a positive forecast now breaks
+    # a_loss_has_no_positive_expected_growth too; 0% isolates this rule's past growth
+    return {"normal_eps": eps, "eps_years_averaged": 9, "expected_growth": "0%", "historical_growth": past,
             "price_per_share": "$5"}                                     # aaa_yield not stated (the first base)
 
 
