@@ -101,3 +101,34 @@ def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[s
     notes.append("Each number's source is in its tooltip: a JSON pointer into summary.json, or how it was derived "
                  "from responses.jsonl where the summary has no such breakdown.")
     return notes
+
+
+def _extractor_notes(options: Mapping[str, Any], agreement: Any) -> list[str]:
+    """The report's line on how gate traces were read (``options.extractor``) and, for ``--extractor both``, the
+    rules-vs-LLM agreement (``extractor_agreement``; s65 F2: it was on stderr only). Nothing for a summary written
+    before either was recorded.
+
+    >>> _extractor_notes({"extractor": {"name": "both", "llm_model": "m"}},
+    ...                  {"answers_compared": 0, "llm_unread": 3, "measured": False, "gate_verdicts": {"kappa": None, "n": 0}})
+    ['Extractor: both (LLM m). Rules vs LLM agreement: not measured (0 answers read both ways, kappa undefined; 3 answer(s) had no LLM reading).']
+    """
+    ext = options.get("extractor") if isinstance(options.get("extractor"), Mapping) else None
+    if not ext:
+        return []
+    line = f"Extractor: {ext.get('name', '?')}" + (f" (LLM {ext['llm_model']})" if ext.get("llm_model") else "") + "."
+    if isinstance(agreement, Mapping):
+        unread = int(agreement.get("llm_unread") or 0)
+        tail = f"; {unread} answer(s) had no LLM reading" if unread else ""
+        if not agreement.get("measured"):
+            line += f" Rules vs LLM agreement: not measured (0 answers read both ways, kappa undefined{tail})."
+        else:
+            parts = []
+            for key in ("gate_presence", "gate_verdicts", "final_verdict"):
+                f = agreement.get(key)
+                if isinstance(f, Mapping):
+                    k = f.get("kappa")
+                    parts.append(f"{key.replace('_', ' ')} kappa {'undefined' if k is None else round(float(k), 3)} "
+                                 f"(n={f.get('n')})")
+            line += (f" Rules vs LLM agreement over {agreement.get('answers_compared')} answer(s): " + "; ".join(parts)
+                     + f"; {agreement.get('disagreements', 0)} disagreement(s){tail} (summary.json extractor_agreement).")
+    return [line]

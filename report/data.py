@@ -42,7 +42,8 @@ from typing import Any, Mapping, Sequence
 
 from ipb._files import text_sha256
 from ipb.errors import LoadError
-from ipb.report._captions import (FAILURE_RULE_LINK, FLAG_RULE, FM5_RULE, UNREAD_FLAG_RULE, _option_notes,
+from ipb.report._captions import (FAILURE_RULE_LINK, FLAG_RULE, FM5_RULE, UNREAD_FLAG_RULE, _extractor_notes,
+                                  _option_notes,
                                   failure_rule, failure_rule_in_full)
 from ipb.report._read import _check_pair, _read_json, _read_records
 from ipb.report.failures import FailureCounts, failure_counts, int_or_none as _i
@@ -606,6 +607,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                                     max_responses=max_responses)
     notes += drill_notes
     notes += _option_notes(options, s.policy)
+    notes += _extractor_notes(options, summary.get("extractor_agreement"))
     unknown = [(m, int(s.at("groups", "model", m, "n_kccs_unknown") or 0)) for m in models]
     if any(k for _, k in unknown):
         from ipb.scoring.summary import KCCS_UNKNOWN_NOTE

@@ -316,6 +316,22 @@ class Agreement:
     finals: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
     sequences: list[bool] = field(default_factory=list)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
+    #: Answers the LLM extractor gave no reading of (its reply unreadable, its request failed or not sent), by why.
+    unread: Counter[str] = field(default_factory=Counter)
+
+    def skip(self, reason: str) -> None:
+        """Count an answer the LLM extractor gave no reading of; it is left out of every pair (s65 F2).
+
+        ``reason`` is the failed reading's reason; it is counted under its kind: ``not sent`` (the extractor had
+        stopped asking), ``request failed`` or ``unreadable reply``.
+
+        >>> a = Agreement(); a.skip("llm extractor: unreadable reply: not JSON"); a.unread
+        Counter({'unreadable reply': 1})
+        """
+        text = reason[len(EXTRACTOR_FAILURE):] if reason.startswith(EXTRACTOR_FAILURE) else reason
+        kind = ("not sent" if text.startswith("not asked") else "request failed" if text.startswith("request failed")
+                else "unreadable reply" if text.startswith("unreadable reply") else "other")
+        self.unread[kind] += 1
 
     def add(self, rules: ParsedResponse, llm: ParsedResponse, n_gates: int, label: str = "") -> list[dict[str, Any]]:
         """Add one answer read both ways; returns its disagreements."""
@@ -355,10 +371,21 @@ class Agreement:
             return {"kappa": cohen_kappa(*pair), "agreement": round(same / n, 6) if n else None, "n": n}
 
         n = len(self.sequences)
-        return {"gate_presence": field_of(self.presence), "gate_verdicts": field_of(self.verdicts),
-                "final_verdict": field_of(self.finals),
-                "gate_sequence_exact": {"agreement": round(sum(self.sequences) / n, 6) if n else None, "n": n},
-                "disagreements": len(self.disagreements)}
+        unread = sum(self.unread.values())
+        out = {"gate_presence": field_of(self.presence), "gate_verdicts": field_of(self.verdicts),
+               "final_verdict": field_of(self.finals),
+               "gate_sequence_exact": {"agreement": round(sum(self.sequences) / n, 6) if n else None, "n": n},
+               "disagreements": len(self.disagreements),
+               "answers_compared": n, "llm_unread": unread, "llm_unread_by_reason": dict(sorted(self.unread.items())),
+               "measured": n > 0}
+        if unread:
+            # s65 F2: an unreadable or dead extractor used to give "kappa 0.0" over answers it never read
+            out["note"] = (f"{unread} answer(s) had no LLM reading (" + ", ".join(
+                f"{k} {v}" for k, v in sorted(self.unread.items())) + ") and are in no pair" +
+                ("; no pair at all: the agreement was not measured (kappa undefined over 0 pairs)" if not n else ""))
+        elif not n:
+            out["note"] = "no answer was read both ways: the agreement was not measured (kappa undefined over 0 pairs)"
+        return out
 
 
 def agreement(pairs: Iterable[tuple[ParsedResponse, ParsedResponse, int]]) -> Agreement:
@@ -378,6 +405,12 @@ def both_extractor(llm: LLMExtractor, record: Agreement) -> Any:
     def parse(text: str, card: Any, *, embedder: Any = False, embed_cutoff: float = DEFAULT_EMBED_CUTOFF, **_: Any) -> ParsedResponse:
         rules = parse_response(text, card, embedder=embedder, embed_cutoff=embed_cutoff)
         other = llm(text, card, embedder=embedder, embed_cutoff=embed_cutoff)
+        if not other.ok and (other.reason or "").startswith(EXTRACTOR_FAILURE):
+            # s65 F2: no LLM reading (an unreadable reply, a failed or unsent request) is no rating: it is counted,
+            # never paired as "absent" gates against the rules reading
+            record.skip(other.reason or "")
+            rules.notes.append(f"{other.reason} (in no agreement pair)")
+            return rules
         found = record.add(rules, other, len(_card(card).gates), label=str(len(record.sequences)))
         for d in found:
             rules.notes.append(f"extractors disagree on {d['field']}: rules {d['rules']}, llm {d['llm']}")
@@ -385,4 +418,5 @@ def both_extractor(llm: LLMExtractor, record: Agreement) -> Any:
             rules.notes.append(f"llm extractor: {other.reason}")
         return rules
 
+    parse.agreement = record.summary  # type: ignore[attr-defined]  # read by ipb.scoring.run into summary.json
     return parse

@@ -496,6 +496,10 @@ def _json_log(path: Path) -> Any:
                             "was the eval still running, or the log copied before it finished? Let the run finish "
                             "(or run it again) and give the complete log", file=str(path), rule="inspect")
         raw = head + fh.read(MAX_LOG_BYTES + 1 - len(head))
+    if not raw.strip():
+        # s65 F6: a 0-byte .eval was "not JSON ...; the text stops mid-way: a log cut off"
+        raise LoadError(f"{path} is empty ({len(raw)} bytes{', all blank' if raw else ''}): no inspect_ai log in it, "
+                        "nothing to score, nothing written", file=str(path), rule="empty")
     if len(raw) > MAX_LOG_BYTES:
         raise LoadError(f"{path} is larger than {MAX_LOG_BYTES // 2**30} GiB; ipb reads inspect_ai .json logs of at "
                         "most 1 GiB (write the log as .eval, whose samples are read one at a time)",

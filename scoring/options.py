@@ -88,6 +88,12 @@ class ScoreOptions:
     parallel_order : {"free", "sequence"}
         NED and NLCS on ``parallel_threshold`` cards: order-free like tau
         (default), or the stated order.
+    extractor : mapping, optional
+        How the gate traces were read, as recorded in the summary's
+        ``options.extractor``: ``{"name": "rules"}`` (default) or, for ``ipb
+        score --extractor llm|both``, the name with ``llm_model`` and the
+        public ``llm_base_url``. A ``parse`` with an ``agreement()`` attribute
+        (``--extractor both``) also writes the summary's ``extractor_agreement``.
     """
 
     seed: int = 0
@@ -107,6 +113,7 @@ class ScoreOptions:
     basp_composite: str = "layer"
     inconclusive: str = "a2"
     parallel_order: str = "free"
+    extractor: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         for name, allowed in (("failures", FAILURE_POLICIES), ("basp_denominator", BASP_DENOMINATORS),
@@ -161,6 +168,7 @@ class ScoreOptions:
             "failures": self.failures,
             "rules": self.rules(),
             "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
+            "extractor": dict(self.extractor) if self.extractor is not None else {"name": "rules"},
         }
 
 

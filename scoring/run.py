@@ -845,6 +845,10 @@ def run_score(
         "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(texts)},
     }
     summary = summarize(views, options=options, inputs=inputs)
+    agreement = getattr(options.parse, "agreement", None)
+    if callable(agreement):
+        # s65 F2: --extractor both's agreement was printed once on stderr and recorded nowhere
+        summary["extractor_agreement"] = agreement()
     if names := model_name_warnings(views):
         summary["model_name_warnings"] = names
     responses_file = out / "responses.jsonl"

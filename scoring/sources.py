@@ -146,9 +146,9 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
     LoadError
         As :func:`~ipb.scoring.adapters.read_responses`; a file with no
         record (empty, blank lines only, a log without samples), also when it
-        is the only one; and with several files: a file of which no record is
-        a response (the first bad record is located), the same answer in two
-        of them (:func:`check_across_files`).
+        is the only one; a file of which no record is a response (the first
+        bad record is located), also when it is the only one; and with several
+        files the same answer in two of them (:func:`check_across_files`).
     """
     several = len(paths) > 1
     records: list[InputRecord] = []
@@ -158,8 +158,8 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
         if not own:  # also one file alone (s52user): an empty run printed "scored 0 of 0" and exited 0
             raise LoadError(f"{path} holds no response record (an empty file, or a log without samples)"
                             + ("" if several else ": nothing to score, nothing written"), file=str(path), rule="empty")
-        if several:
-            _refuse_not_responses(path, own)
+        # s65 F5: one file alone too ('{"hello": 1}' gave a "(none)" model row and a header "None")
+        _refuse_not_responses(path, own)
         if several:
             own = [dataclasses.replace(r, file=k) for r in own]
         records.extend(own)

@@ -148,7 +148,8 @@ def score(
                                renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff,
                                parse=parse_fn, prompt_texts=prompt_texts, min_confidence=min_confidence,
                                failures="exclude" if exclude_failures else "count", basp_denominator=basp_denominator,
-                               basp_composite=basp_composite, inconclusive=inconclusive, parallel_order=parallel_order)
+                               basp_composite=basp_composite, inconclusive=inconclusive, parallel_order=parallel_order,
+                               extractor=_extractor_option(extractor, llm))
     except IpbError as exc:
         err.print(f"ipb score: {exc.message}" + (f" ({exc.suggestion})" if exc.suggestion else ""), markup=False)
         raise typer.Exit(code=2) from None
@@ -221,10 +222,17 @@ def score(
                   "(counted as parse failures, never dropped)", markup=False)
     if compared is not None:
         agreement = compared.summary()
-        parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else round(f['kappa'], 3)} (n={f['n']})"
-                 for name, f in agreement.items() if isinstance(f, dict) and "kappa" in f]
-        err.print(f"rules vs llm extractor: {'; '.join(parts)}; {agreement['disagreements']} disagreement(s) "
-                  "(noted in each reading's notes; the rules reading is scored)", markup=False)
+        if agreement["measured"]:
+            parts = [f"{name.replace('_', ' ')} kappa {'undefined' if f['kappa'] is None else round(f['kappa'], 3)} "
+                     f"(n={f['n']})" for name, f in agreement.items() if isinstance(f, dict) and "kappa" in f]
+            err.print(f"rules vs llm extractor: {'; '.join(parts)}; {agreement['disagreements']} disagreement(s) "
+                      "(noted in each reading's notes; the rules reading is scored)", markup=False)
+        else:
+            err.print("rules vs llm extractor: agreement not measured (0 answers read both ways; kappa undefined)",
+                      markup=False)
+        if agreement.get("note"):
+            err.print(f"rules vs llm extractor: {agreement['note']} (extractor_agreement in {result.summary_path})",
+                      markup=False)
     counts = result.summary["counts"]
     if show_leaderboard:
         print_leaderboard(result.summary)
@@ -264,6 +272,15 @@ def score(
     )
     if invalid:
         raise typer.Exit(code=1)
+
+
+def _extractor_option(extractor: Extractor, llm: Any) -> dict[str, Any]:
+    """``summary.options.extractor``: the --extractor value, with the LLM's model and public base URL (s65 F2)."""
+    out: dict[str, Any] = {"name": extractor.value}
+    if llm is not None:
+        out["llm_model"] = llm.config.model
+        out["llm_base_url"] = public_url(llm.config.base_url)
+    return out
 
 
 def _unanswered_items(model_groups: Mapping[str, Any]) -> str | None:
