@@ -169,18 +169,32 @@ def _finish(result: Any) -> None:
         raise typer.Exit(code=1)
 
 
+def _empty_file(path: Path) -> bool:
+    """True when ``path`` is a plain file of 0 bytes (an interrupted run's, with no record in it)."""
+    try:
+        return path.is_file() and not path.is_symlink() and path.stat().st_size == 0
+    except OSError:
+        return False
+
+
 def _interrupted(out_path: Path, code: int, *, local: bool) -> None:
     """Say what an interrupted run kept, then, in the ``ipb`` console process with local workers, end it at once.
 
-    The records already answered are in ``out_path`` (its writer closed as the interrupt passed through it). The
+    The records already answered are in ``out_path`` (its writer closed as the interrupt passed through it); a run
+    interrupted before any answer came back leaves no 0-byte file, which ``ipb score`` would refuse as empty. The
     worker threads still waiting on a request are not daemons, so Python would join them at exit: Ctrl-C would
     wait up to ``--timeout`` (120 s) for each request in flight, saying nothing (s50break: 36.8 s). Their answers
     would be dropped anyway, so the process ends now with ``code`` (130 for Ctrl-C, 128 + the signal otherwise).
     Under a test runner or an embedding program (or with Ray workers, whose clean-up must run) the interrupt is
     re-raised by the caller instead.
     """
-    err.print(f"interrupted: the records answered so far are kept in {out_path}; requests still in flight are dropped; "
-              "run the same command again to resume", markup=False)
+    if _empty_file(out_path):  # interrupted before any answer came back: no 0-byte file for score to refuse (s65 F8)
+        out_path.unlink(missing_ok=True)
+        err.print(f"interrupted before any request was answered: nothing was written to {out_path}; requests still "
+                  "in flight are dropped", markup=False)
+    else:
+        err.print(f"interrupted: the records answered so far are kept in {out_path}; requests still in flight are "
+                  "dropped; run the same command again to resume", markup=False)
     from ipb.cli._stops import mark_said
 
     mark_said("interrupted")  # ipb.cli._app.main adds no second line (s63 new user B2)

@@ -35,3 +35,26 @@ def test_ctrl_c_with_a_slow_request_in_flight_ends_at_once(server, tmp_path):
     assert f"interrupted: the records answered so far are kept in {out}" in stderr
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert 2 <= len(records) < 8  # the answered ones, each whole
+
+
+def test_ctrl_c_before_any_answer_leaves_no_empty_file(server, tmp_path):
+    # s65 new user F8: Ctrl-C while the first request hung left a 0-byte responses file, which `ipb score` then
+    # refused as empty; now nothing is written and the message says so
+    out = tmp_path / "r.jsonl"
+    args = respond_args(server, out, tmp_path, "--conditions", "A", "--concurrency", "1", "--no-cache",
+                        "--timeout", "100")
+    server.slow_s = 60.0  # the first request hangs for a minute (the run's timeout is 100 s)
+    try:
+        with respond_process(args, out, records=0, within_s=60, then="interrupted") as proc:
+            deadline = time.monotonic() + 30
+            while not server.requests and time.monotonic() < deadline:
+                time.sleep(0.05)  # the first request is now waiting on the server
+            assert server.requests, "no request reached the server"
+            proc.send_signal(signal.SIGINT)
+            code = proc.wait(timeout=30)
+    finally:
+        server.slow_s = 0.0
+    stderr = proc.stderr.read().decode()
+    assert code == 130, stderr
+    assert f"interrupted before any request was answered: nothing was written to {out}" in stderr
+    assert not out.exists()
