@@ -88,6 +88,7 @@ def test_cppib_items_imply_a_standard_error_of_a_quarter_point_to_3_5_points(bas
 # from 1962.
 _CEILING = "price_at_most_four_times_the_formula_value"
 _FLOOR = "price_at_least_a_quarter_of_the_formula_value"
+_SHRINK = "a_grower_is_not_forecast_to_shrink"
 
 
 @pytest.mark.parametrize("eps, growth, aaa, price, broken", [
@@ -95,11 +96,13 @@ _FLOOR = "price_at_least_a_quarter_of_the_formula_value"
     ("$1.50", "0.5%", "7.2%", "$34.75", ()),
     ("$1.50", "0.5%", "7.2%", "$35", (_CEILING,)),
     ("$1.50", "25%", "7.2%", "$60", ()),                # the base: $53.63, 112%
-    ("$1", "-3%", "7.2%", "$20", ()),                   # growth under 0 read as 0: 4 x 8.5 x 4.4/7.2 = $20.78
-    ("$1", "-3%", "7.2%", "$21", (_CEILING,)),
+    # growth under 0 read as 0: 4 x 8.5 x 4.4/7.2 = $20.78; since s65review a forecast below 0 beside the row's 28%
+    # past growth also breaks a_grower_is_not_forecast_to_shrink (a record of 10% or more), in card order
+    ("$1", "-3%", "7.2%", "$20", (_SHRINK,)),
+    ("$1", "-3%", "7.2%", "$21", (_CEILING, _SHRINK)),
     # no formula value, no ceiling; since s63cards (s63 review R6) the row's 28% past growth beside a loss breaks
-    # a_loss_has_no_positive_past_growth, and that rule alone
-    ("-$0.50", "5%", "7.2%", "$150", ("a_loss_has_no_positive_past_growth",)),
+    # a_loss_has_no_positive_past_growth, and since s65review its 5% forecast a_loss_has_no_positive_expected_growth
+    ("-$0.50", "5%", "7.2%", "$150", ("a_loss_has_no_positive_past_growth", "a_loss_has_no_positive_expected_growth")),
     ("$8.60", "18.5%", "8.5%", "$30", (_FLOOR,)),       # s54rfix's floor case is still the floor's alone
 ])
 def test_graham_price_at_most_four_times_the_formula_value(eps, growth, aaa, price, broken):

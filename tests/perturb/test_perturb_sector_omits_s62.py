@@ -23,7 +23,8 @@ from ipb.perturb import operators, undisclosed
 from ipb.perturb.frame import build_frame
 from ipb.perturb.registries import bundled_sectors
 from ipb.perturb import sector_registry
-from ipb.perturb.sector_registry import OMITS_LABEL, context_omits, omission_rule, stated_omissions
+from ipb.perturb.sector_registry import (OMITS_LABEL, SECTOR_RANGE_LABEL, context_omits, omission_rule,
+                                        stated_omissions)
 
 from perturb_support import ROOT, SCENARIOS
 
@@ -44,16 +45,24 @@ def _violations(facts: dict[str, str]) -> list[str]:
 
 
 def test_the_reviewed_f7_item_breaks_the_omission_rule_and_nothing_else():
-    assert _violations(_F7) == [OMITS_LABEL]
-    kept = {k: v for k, v in _F7.items() if k != "revenue_retention"}
-    assert _violations(kept) == []  # the neighbour without the retention figure keeps every rule
-    # a software vendor in the same sector states it: kept
-    assert _violations({**_F7, "business_model": "subscription_software", "gross_margin": "84%"}) == []
+    # since s65sector the reviewed item also breaks sectors/sector_range: an industrial manufacturer at an 84% gross
+    # margin growing 20% a year is outside industrial automation's 35-55% and 0-15% (frameworks/sectors.yaml)
+    assert _violations(_F7) == [OMITS_LABEL, SECTOR_RANGE_LABEL]
+    assert _violations({k: v for k, v in _F7.items() if k != "revenue_retention"}) == [SECTOR_RANGE_LABEL]
+    # inside the sector's ranges (45%, 10%) the stated retention is the one fault, and its neighbour keeps every rule
+    in_range = {**_F7, "gross_margin": "45%", "revenue_growth": "10%"}
+    assert _violations(in_range) == [OMITS_LABEL]
+    kept = {k: v for k, v in in_range.items() if k != "revenue_retention"}
+    assert _violations(kept) == []
+    # a software vendor in the same sector states it: kept (its 84% is the model's own range, 60-90%)
+    assert _violations({**_F7, "business_model": "subscription_software", "gross_margin": "84%",
+                        "revenue_growth": "10%"}) == []
 
 
 def test_a_sector_omission_is_refused_too():
     """financials omits gross_margin, revenue_retention, net_working_capital and net_fixed_assets (sectors.yaml)."""
-    bank = {**_F7, "business_model": "banking", "sector": "financials", "net_income": "$300M"}
+    # growth 10%, inside financials' 0-12% (the sectors/sector_range rule since s65sector; _F7's 20% breaks it)
+    bank = {**_F7, "business_model": "banking", "sector": "financials", "net_income": "$300M", "revenue_growth": "10%"}
     del bank["revenue_retention"], bank["gross_margin"]
     assert _violations(bank) == []
     assert _violations({**bank, "gross_margin": "40%"}) == [OMITS_LABEL]
