@@ -820,12 +820,23 @@ def run_score(
             raise LoadError(f"the {name} file {given} is an output of this run in {out}: it would be overwritten; "
                             "choose another --out", file=str(given), rule="file")
     items = load_items(items_path)
-    # every file read (and checked across files) before anything is scored: a bad file leaves no output
-    read, files = read_response_files(paths, format=format, model=model, condition=condition)
-    if not items.items:  # s52user: every record was then an unusable "unknown item", written as a run (exit 1)
+
+    def no_items() -> LoadError:  # s52user: every record was then an unusable "unknown item", written as a run (exit 1)
         why = items.errors[0]["message"] if items.errors else "an empty file, or only blank lines"
-        raise LoadError(f"{items_path} holds no item ({why}): nothing to score the answers against, nothing written; "
-                        "--items takes the file ipb perturb wrote", file=str(items_path), rule="empty")
+        return LoadError(f"{items_path} holds no item ({why}): nothing to score the answers against, nothing written; "
+                         "--items takes the file ipb perturb wrote", file=str(items_path), rule="empty")
+
+    # every file read (and checked across files) before anything is scored: a bad file leaves no output
+    try:
+        read, files = read_response_files(paths, format=format, model=model, condition=condition)
+    except LoadError as exc:
+        # the two files swapped: a lone responses file that holds no response (refused since s65 F5) beside an items
+        # file that holds no item is reported as the items file's, which names --items
+        if exc.rule == "not_responses" and len(paths) == 1 and not items.items:
+            raise no_items() from None
+        raise
+    if not items.items:
+        raise no_items()
     produced = (scorer or score_records)(items, read, options, progress=progress)
     records: list[dict[str, Any]] | None
     if isinstance(produced, ScoredLines):
