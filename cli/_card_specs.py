@@ -39,7 +39,7 @@ def card_spec(spec: str) -> tuple[str, str]:
     ------
     LoadError
         SPEC is neither an existing file nor ``ID=PATH`` with both parts, or its file is missing, unreadable or
-        not a valid card (the card's own error, naming the file).
+        not a valid card (the card's own error, naming the file), or is a card of another id than ID.
     """
     if os.path.isfile(spec) or "=" not in spec:
         if not os.path.lexists(spec):
@@ -51,6 +51,10 @@ def card_spec(spec: str) -> tuple[str, str]:
     if not ident or not path:
         raise LoadError(f"--card expects a card file or ID=PATH, got {spec!r}", file="--card", rule="card")
     check_card_file(spec, path)
+    declared = compiled_card(path).card.id
+    if declared != ident:  # s65 breaker 1: respond gave the model another card and recorded it as matching
+        raise LoadError(f"--card {spec}: {path} is card {declared!r}, not {ident!r}; give --card {declared}={path}, "
+                        "or the file's path alone", file="--card", rule="card")
     return ident, path
 
 

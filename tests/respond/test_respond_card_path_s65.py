@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from respond_support import DALIO_TEST_CARD, ITEMS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,3 +51,17 @@ def test_a_missing_card_file_is_one_error_naming_the_option(tmp_path: Path) -> N
     said = " ".join(proc.stderr.split())
     assert f"--card expects a card file or ID=PATH, got '{missing}': no such card file" in said
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_an_id_that_is_not_the_files_card_is_refused(tmp_path):
+    # s65 breaker 1: --card buffett_acquisition_checklist=<the Graham net-net file> gave the model Graham's card for
+    # Buffett's items and recorded it as matching; now one line names both ids, exit 1, nothing sent
+    from ipb.cli._card_specs import card_spec
+    from ipb.errors import LoadError
+
+    graham = str(ROOT / "frameworks" / "graham_net_net_screen.yaml")
+    with pytest.raises(LoadError) as caught:
+        card_spec(f"buffett_acquisition_checklist={graham}")
+    message = str(caught.value)
+    assert "is card 'graham_net_net_screen', not 'buffett_acquisition_checklist'" in message
+    assert card_spec(f"graham_net_net_screen={graham}") == ("graham_net_net_screen", graham)
